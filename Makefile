@@ -1,0 +1,267 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# maple - top-level Makefile (GNU make).
+#
+#   make              build/libmaple.a, build/libmaple-debug.a, their .pc files,
+#                     build/maple-test and build/runner-selftest
+#   make check        check the Debian packages, build, run every test suite;
+#                     the last line printed is "N passed, M failed"
+#   make check-asan   the same with AddressSanitizer + UBSan (in build/asan)
+#   make check-tsan   the same with ThreadSanitizer (in build/tsan)
+#   make install      PREFIX=/usr/local DESTDIR= : libraries, .pc files and
+#                     headers (under $PREFIX/include/maple, never over the
+#                     system's <linux/...>)
+#   make clean
+#
+# Knobs: V=1 shows commands, WERROR=1 makes warnings errors, CC=clang,
+# CFLAGS= replaces -O2 -g, EXCLUDE="lib/maple_tree.c" leaves sources out
+# (for example while a file does not compile).
+
+VERSION		:= 0.1.0
+BUILD		?= build
+PREFIX		?= /usr/local
+CC		?= cc
+AR		?= ar
+
+# ---- flags -----------------------------------------------------------------
+
+CFLAGS		?= -O2 -g
+WARNINGS	:= -Wall -Wextra
+ifeq ($(WERROR),1)
+WARNINGS	+= -Werror
+endif
+# Kernel headers first (include/), then the userspace stand-ins.
+INCLUDES	:= -Iinclude -Itools/include
+BASE_CFLAGS	:= -std=gnu11 -fno-strict-aliasing $(WARNINGS)
+DEPFLAGS	= -MMD -MP
+# Extra flags of a sanitizer build (set by check-asan/check-tsan).
+SANFLAGS	?=
+ALL_CFLAGS	= $(BASE_CFLAGS) $(CFLAGS) $(SANFLAGS)
+LDLIBS		:= -lurcu-memb -lpthread
+
+# The debug variant: the tree's own checks and RCU/lock usage checks
+# (rcu_dereference_check() conditions).  Tests always link against it.
+# MIGHT_SLEEP=1 adds the "sleeping function called from invalid context"
+# check: a blocking (GFP_KERNEL) allocation, mutex or rwsem while holding a
+# spinlock or inside rcu_read_lock() is then a WARNING, as in a kernel built
+# with CONFIG_DEBUG_ATOMIC_SLEEP.
+DEBUG_DEFS	:= -DCONFIG_DEBUG_MAPLE_TREE -DCONFIG_PROVE_RCU
+ifeq ($(MIGHT_SLEEP),1)
+DEBUG_DEFS	+= -DCONFIG_DEBUG_ATOMIC_SLEEP
+endif
+
+ASAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+		   -fno-omit-frame-pointer
+TSAN_FLAGS	:= -fsanitize=thread -fno-omit-frame-pointer
+# gcc warns that TSan ignores standalone fences (smp_rmb() and friends); we
+# know, and the accesses they order are atomics TSan does see.
+ifeq ($(shell $(CC) -Werror -Wtsan -E -x c /dev/null -o /dev/null 2>/dev/null && echo y),y)
+TSAN_FLAGS	+= -Wno-tsan
+endif
+
+# ---- sources ---------------------------------------------------------------
+
+# The tree itself (may not exist yet, or may be split into lib/maple_tree/).
+MAPLE_SRCS	:= $(sort $(wildcard lib/maple_tree.c lib/maple_tree/*.c))
+# Userspace implementations behind tools/include (slab, RCU glue, locks...).
+SHIM_SRCS	:= $(sort $(wildcard tools/lib/*.c))
+LIB_SRCS	:= $(filter-out $(EXCLUDE),$(MAPLE_SRCS) $(SHIM_SRCS))
+# KUnit-style suites: userspace ones and kernel-buildable lib/*_kunit.c.
+# libFuzzer targets (fuzz_*.c not ending in _test.c) have no suite and are
+# built by "make fuzz" instead (tools/testing/maple/rules.mk).
+FUZZ_TARGETS	:= $(filter-out %_test.c,$(wildcard tools/testing/maple/fuzz_*.c))
+TEST_SRCS	:= $(filter-out $(EXCLUDE) $(FUZZ_TARGETS),\
+		   $(sort $(wildcard tools/testing/maple/*.c lib/*_kunit.c)))
+# Where fuzz_regress_test.c finds its inputs, wherever the binary runs from.
+TEST_DEFS	:= -DFUZZ_REGRESS_DIR='"$(CURDIR)/tools/testing/maple/fuzz-regressions"'
+HARNESS_SRCS	:= tools/testing/harness/runner.c tools/testing/harness/kunit.c
+SELFTEST_SRCS	:= tools/testing/harness/selftest_cases.c
+
+OBJ		:= $(BUILD)/obj
+DOBJ		:= $(BUILD)/obj-debug
+LIB_OBJS	:= $(LIB_SRCS:%.c=$(OBJ)/%.o)
+LIB_DEBUG_OBJS	:= $(LIB_SRCS:%.c=$(DOBJ)/%.o)
+TEST_OBJS	:= $(TEST_SRCS:%.c=$(DOBJ)/%.o)
+HARNESS_OBJS	:= $(HARNESS_SRCS:%.c=$(DOBJ)/%.o)
+SELFTEST_OBJS	:= $(SELFTEST_SRCS:%.c=$(DOBJ)/%.o)
+ALL_OBJS	:= $(LIB_OBJS) $(LIB_DEBUG_OBJS) $(TEST_OBJS) $(HARNESS_OBJS) \
+		   $(SELFTEST_OBJS)
+
+LIBS		:= $(BUILD)/libmaple.a $(BUILD)/libmaple-debug.a
+PCS		:= $(BUILD)/maple.pc $(BUILD)/maple-debug.pc
+TEST_BINS	:= $(BUILD)/maple-test $(BUILD)/runner-selftest
+
+# ---- hooks for the lead ----------------------------------------------------
+
+# Commands run by "make check" after building and before the test suites.
+# Intended use: run the benchmarks of tools/testing/bench/ once at tiny size
+# (QUICK=1) to prove they work - never to assert a speed.  Empty for now.
+CHECK_PRE	:=
+
+# Debian packages the build and the later fuzz/valgrind targets need.
+DEPS_PKGS	:= liburcu-dev clang libclang-rt-14-dev valgrind
+
+# ---- output ----------------------------------------------------------------
+
+# Kernel style: "  CC  file" lines; V=1 prints whole commands, -s nothing.
+ifeq ($(V),1)
+Q		:=
+msg		=
+else ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+Q		:= @
+msg		=
+else
+Q		:= @
+msg		= @printf '  %-8s %s\n' '$(1)' '$(2)';
+endif
+
+# ---- rebuild when the flags change -----------------------------------------
+
+# Objects depend on a file holding the flags they were built with, rewritten
+# only when the flags differ (e.g. MIGHT_SLEEP=1 or CFLAGS=-O0 after a build).
+FLAGS_FILE	:= $(BUILD)/.flags
+FLAGS_NOW	:= $(CC) $(INCLUDES) $(ALL_CFLAGS) $(DEBUG_DEFS) $(TEST_DEFS)
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+ifneq ($(file <$(FLAGS_FILE)),$(FLAGS_NOW))
+$(shell mkdir -p $(BUILD))
+$(file >$(FLAGS_FILE),$(FLAGS_NOW))
+endif
+endif
+
+# ---- targets ---------------------------------------------------------------
+
+.PHONY: all check check-run check-asan check-tsan deps install clean tests \
+	FORCE
+.DEFAULT_GOAL	:= all
+
+all: $(LIBS) $(PCS) $(TEST_BINS)
+
+tests: $(TEST_BINS)
+	@:
+
+$(OBJ)/%.o: %.c $(FLAGS_FILE)
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(INCLUDES) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(DOBJ)/%.o: %.c $(FLAGS_FILE)
+	$(call msg,CC [dbg],$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(INCLUDES) -Itools/testing/harness $(DEBUG_DEFS) \
+		$(TEST_DEFS) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(BUILD)/libmaple.a: $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(BUILD)/libmaple-debug.a: $(LIB_DEBUG_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(BUILD)/maple-test: $(HARNESS_OBJS) $(TEST_OBJS) $(BUILD)/libmaple-debug.a
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(HARNESS_OBJS) $(TEST_OBJS) \
+		$(BUILD)/libmaple-debug.a $(LDLIBS)
+
+$(BUILD)/runner-selftest: $(HARNESS_OBJS) $(SELFTEST_OBJS) \
+			  $(BUILD)/libmaple-debug.a
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(HARNESS_OBJS) \
+		$(SELFTEST_OBJS) $(BUILD)/libmaple-debug.a $(LDLIBS)
+
+# pkg-config files.  pc_file(prefix, includedir, libdir, suffix, cflags)
+define pc_file
+prefix=$(1)
+includedir=$(2)
+libdir=$(3)
+
+Name: maple$(4)
+Description: Userspace build of the Linux maple tree$(if $(4), (debug checks))
+Version: $(VERSION)
+Cflags: $(5)
+Libs: $${libdir}/libmaple$(4).a -lurcu-memb -lpthread
+endef
+
+TREE_CFLAGS	:= -I$${prefix}/include -I$${prefix}/tools/include
+
+$(BUILD)/maple.pc: Makefile
+	$(call msg,GEN,$@)
+	$(shell mkdir -p $(@D))$(file >$@,$(call pc_file,$(CURDIR),$${prefix}/include,$(CURDIR)/$(BUILD),,$(TREE_CFLAGS)))
+
+$(BUILD)/maple-debug.pc: Makefile
+	$(call msg,GEN,$@)
+	$(shell mkdir -p $(@D))$(file >$@,$(call pc_file,$(CURDIR),$${prefix}/include,$(CURDIR)/$(BUILD),-debug,$(TREE_CFLAGS) $(DEBUG_DEFS)))
+
+# The installed flavour points into $(PREFIX); regenerated on every install.
+$(BUILD)/install/maple.pc: FORCE
+	$(shell mkdir -p $(@D))$(file >$@,$(call pc_file,$(PREFIX),$${prefix}/include/maple,$${prefix}/lib,,-I$${includedir}))
+
+$(BUILD)/install/maple-debug.pc: FORCE
+	$(shell mkdir -p $(@D))$(file >$@,$(call pc_file,$(PREFIX),$${prefix}/include/maple,$${prefix}/lib,-debug,-I$${includedir} $(DEBUG_DEFS)))
+
+install: $(LIBS) $(BUILD)/install/maple.pc $(BUILD)/install/maple-debug.pc
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/maple
+	install -m 644 $(LIBS) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(BUILD)/install/maple.pc $(BUILD)/install/maple-debug.pc \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	cd tools/include && find . -name '*.h' -exec \
+		install -D -m 644 {} $(DESTDIR)$(PREFIX)/include/maple/{} \;
+	if [ -d include ]; then cd include && find . -name '*.h' -exec \
+		install -D -m 644 {} $(DESTDIR)$(PREFIX)/include/maple/{} \; ; fi
+
+# ---- checks ----------------------------------------------------------------
+
+# Install missing Debian packages when root; otherwise say what to run.
+deps:
+	@command -v dpkg-query >/dev/null 2>&1 || exit 0; \
+	missing=; \
+	for p in $(DEPS_PKGS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | \
+			grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	[ -z "$$missing" ] && exit 0; \
+	if [ "$$(id -u)" = 0 ]; then \
+		echo "installing:$$missing"; \
+		apt-get update -qq && apt-get install -y -qq$$missing >/dev/null; \
+	else \
+		echo "missing Debian packages:$$missing"; \
+		echo "run: sudo apt-get update && sudo apt-get install -y$$missing"; \
+		exit 1; \
+	fi
+
+# Build in a sub-make so the package check really comes first, then run.
+# Every line is silent so the runner's summary is the last line printed.
+check: deps
+	@$(MAKE) --no-print-directory tests
+	@$(MAKE) --no-print-directory -s check-run
+
+check-run:
+	$(CHECK_PRE)
+	@$(BUILD)/maple-test
+
+check-asan:
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/asan \
+		SANFLAGS="$(ASAN_FLAGS)" check
+
+check-tsan:
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan \
+		SANFLAGS="$(TSAN_FLAGS)" check
+
+clean:
+	rm -rf $(BUILD)
+
+FORCE:
+
+# Rules owned by the test and benchmark authors: "make fuzz" (libFuzzer
+# target) and "make bench" / bench-quick / bench-smoke.
+-include tools/testing/maple/rules.mk
+ifneq ($(wildcard tools/testing/bench/rules.mk),)
+include tools/testing/bench/rules.mk
+else
+.PHONY: bench
+bench:
+	@echo "make bench: the benchmarks arrive with the core tree (tools/testing/bench/)."
+	@exit 1
+endif
+
+-include $(ALL_OBJS:.o=.d)

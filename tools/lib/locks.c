@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Lock ownership tracking behind <linux/lockdep.h>, and rwsem setup.
+ *
+ * Exclusive holds are recorded in the lock itself (dep_map.owner, handled
+ * inline).  Shared holds cannot be: many threads hold the lock at once.  So
+ * each thread keeps a small stack of the maps it holds for read, and
+ * dep_map.readers counts outstanding shared holds so that most "held?"
+ * questions are answered without looking at the stack.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <linux/bug.h>
+#include <linux/lockdep.h>
+#include <linux/printk.h>
+#include <linux/rwsem.h>
+
+#define LOCKDEP_MAX_READ_HELD	48
+
+__thread char __lockdep_thread_token;
+
+static __thread const struct lockdep_map *read_held[LOCKDEP_MAX_READ_HELD];
+static __thread unsigned int nr_read_held;
+static __thread bool read_held_overflow;
+
+void __lockdep_bug(const struct lockdep_map *map, const char *what)
+{
+	char msg[256];
+
+	snprintf(msg, sizeof(msg), "lock %s: %s",
+		 map->name ? map->name : "(unnamed)", what);
+	__kernel_bug(__FILE__, __LINE__, __func__, msg);
+}
+
+void __lock_acquire_shared(struct lockdep_map *map)
+{
+	__atomic_add_fetch(&map->readers, 1, __ATOMIC_RELAXED);
+	if (nr_read_held < LOCKDEP_MAX_READ_HELD) {
+		read_held[nr_read_held++] = map;
+	} else if (!read_held_overflow) {
+		read_held_overflow = true;
+		WARN(1, "more than %d read locks held; lockdep_is_held() may be wrong",
+		     LOCKDEP_MAX_READ_HELD);
+	}
+}
+
+void __lock_release_shared(struct lockdep_map *map)
+{
+	unsigned int i;
+
+	for (i = nr_read_held; i-- > 0; ) {
+		if (read_held[i] != map)
+			continue;
+		read_held[i] = read_held[--nr_read_held];
+		__atomic_sub_fetch(&map->readers, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	if (!read_held_overflow)
+		__lockdep_bug(map, "read-releasing a lock this thread does not hold");
+	__atomic_sub_fetch(&map->readers, 1, __ATOMIC_RELAXED);
+}
+
+int __lock_is_read_held(const struct lockdep_map *map)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_read_held; i++)
+		if (read_held[i] == map)
+			return 1;
+	return 0;
+}
+
+void __init_rwsem(struct rw_semaphore *sem, const char *name)
+{
+	pthread_rwlockattr_t attr;
+
+	pthread_rwlockattr_init(&attr);
+	pthread_rwlockattr_setkind_np(&attr,
+			PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	pthread_rwlock_init(&sem->lock, &attr);
+	pthread_rwlockattr_destroy(&attr);
+	lockdep_init_map(&sem->dep_map, name, NULL, 0);
+}
