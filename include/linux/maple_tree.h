@@ -1,0 +1,560 @@
+/* SPDX-License-Identifier: GPL-2.0+ */
+#ifndef _LINUX_MAPLE_TREE_H
+#define _LINUX_MAPLE_TREE_H
+/*
+ * Maple tree: an RCU-safe B-tree of non-overlapping inclusive ranges
+ * [first, last] -> entry.  Interface compatible with Linux 6.1, plus the
+ * later range iterators and whole-tree duplication.
+ *
+ * Written for the maple project; see Documentation/core-api/maple_tree.rst.
+ */
+
+#include <linux/kernel.h>
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
+
+/*
+ * Nodes are 256 bytes and 256-byte aligned, so an encoded node pointer
+ * (struct maple_enode *) keeps its node type in the low byte.
+ *
+ * maple_range_64 (internal) and maple_leaf_64 nodes hold 16 slots and 15
+ * pivots.  Allocation-tree internal nodes (maple_arange_64) hold 10 slots,
+ * 9 pivots and the largest gap below each slot.
+ */
+#if defined(CONFIG_64BIT) || defined(BUILD_VDSO32_64) || \
+	(defined(__SIZEOF_LONG__) && __SIZEOF_LONG__ == 8)
+#define MAPLE_NODE_SLOTS	31	/* 256 bytes including ->parent */
+#define MAPLE_RANGE64_SLOTS	16	/* 256 bytes */
+#define MAPLE_ARANGE64_SLOTS	10	/* 240 bytes */
+#define MAPLE_ARANGE64_META_MAX	15	/* Out of range for metadata */
+#define MAPLE_ALLOC_SLOTS	(MAPLE_NODE_SLOTS - 1)
+#else
+#define MAPLE_NODE_SLOTS	63	/* 256 bytes including ->parent */
+#define MAPLE_RANGE64_SLOTS	32	/* 256 bytes */
+#define MAPLE_ARANGE64_SLOTS	21	/* 240 bytes */
+#define MAPLE_ARANGE64_META_MAX	31	/* Out of range for metadata */
+#define MAPLE_ALLOC_SLOTS	(MAPLE_NODE_SLOTS - 2)
+#endif
+
+#define MAPLE_NODE_MASK		255UL
+
+/*
+ * Opaque handles: a parent pointer (node address, offset in the parent and
+ * the parent's type) and an encoded node (node address and its own type).
+ */
+typedef struct maple_enode *maple_enode;	/* encoded node */
+typedef struct maple_pnode *maple_pnode;	/* parent node */
+
+/* Node metadata: index of the last used slot and of the largest gap. */
+struct maple_metadata {
+	unsigned char end;
+	unsigned char gap;
+};
+
+struct maple_range_64 {
+	struct maple_pnode *parent;
+	unsigned long pivot[MAPLE_RANGE64_SLOTS - 1];
+	union {
+		void __rcu *slot[MAPLE_RANGE64_SLOTS];
+		struct {
+			void __rcu *pad[MAPLE_RANGE64_SLOTS - 1];
+			struct maple_metadata meta;
+		};
+	};
+};
+
+struct maple_arange_64 {
+	struct maple_pnode *parent;
+	unsigned long pivot[MAPLE_ARANGE64_SLOTS - 1];
+	void __rcu *slot[MAPLE_ARANGE64_SLOTS];
+	unsigned long gap[MAPLE_ARANGE64_SLOTS];
+	struct maple_metadata meta;
+};
+
+/* A node waiting in a ma_state's allocation pool. */
+struct maple_alloc {
+	unsigned long total;
+	unsigned char node_count;
+	unsigned int request_count;
+	struct maple_alloc *slot[MAPLE_ALLOC_SLOTS];
+};
+
+enum maple_type {
+	maple_dense,
+	maple_leaf_64,
+	maple_range_64,
+	maple_arange_64,
+};
+
+/*
+ * Tree flags (struct maple_tree.ma_flags).  The tree height lives in bits
+ * 2..6; the lock type in bits 8..9.
+ */
+#define MT_FLAGS_ALLOC_RANGE	0x01
+#define MT_FLAGS_USE_RCU	0x02
+#define MT_FLAGS_HEIGHT_OFFSET	0x02
+#define MT_FLAGS_HEIGHT_MASK	0x7C
+#define MT_FLAGS_LOCK_MASK	0x300
+#define MT_FLAGS_LOCK_IRQ	0x100
+#define MT_FLAGS_LOCK_BH	0x200
+#define MT_FLAGS_LOCK_EXTERN	0x300
+
+#define MAPLE_HEIGHT_MAX	31
+
+struct maple_node {
+	union {
+		struct {
+			struct maple_pnode *parent;
+			void __rcu *slot[MAPLE_NODE_SLOTS];
+		};
+		struct {
+			void *pad;
+			struct rcu_head rcu;
+			struct maple_enode *piv_parent;
+			unsigned char parent_slot;
+			enum maple_type type;
+			unsigned char slot_len;
+			unsigned int ma_flags;
+		};
+		struct maple_range_64 mr64;
+		struct maple_arange_64 ma64;
+		struct maple_alloc alloc;
+	};
+};
+
+#ifdef CONFIG_LOCKDEP
+typedef struct lockdep_map *lockdep_map_p;
+#define mt_lock_is_held(mt)	lock_is_held((mt)->ma_external_lock)
+#define mt_set_external_lock(mt, lock)					\
+	((mt)->ma_external_lock = &(lock)->dep_map)
+#else
+typedef struct { /* nothing */ } lockdep_map_p;
+#define mt_lock_is_held(mt)	1
+#define mt_set_external_lock(mt, lock)	do { } while (0)
+#endif
+
+/*
+ * struct maple_tree - the tree root.
+ * @ma_lock: the writers' lock, unless MT_FLAGS_LOCK_EXTERN is set
+ * @ma_external_lock: lockdep handle of the caller's lock otherwise
+ * @ma_root: NULL (empty), a single entry for index 0, or the root node
+ * @ma_flags: MT_FLAGS_*, including the height
+ */
+struct maple_tree {
+	union {
+		spinlock_t	ma_lock;
+		lockdep_map_p	ma_external_lock;
+	};
+	void __rcu	*ma_root;
+	unsigned int	ma_flags;
+};
+
+/**
+ * MTREE_INIT() - Initialise an empty maple tree in a declaration.
+ * @name: The tree's variable name.
+ * @__flags: MT_FLAGS_* for the tree.
+ */
+#define MTREE_INIT(name, __flags) {					\
+	.ma_lock = __SPIN_LOCK_UNLOCKED((name).ma_lock),		\
+	.ma_root = NULL,						\
+	.ma_flags = (__flags),						\
+}
+
+/**
+ * MTREE_INIT_EXT() - Initialise an empty maple tree with an external lock.
+ * @name: The tree's variable name.
+ * @__flags: MT_FLAGS_* for the tree; MT_FLAGS_LOCK_EXTERN is implied.
+ * @__lock: The caller's lock that writers will hold.
+ */
+#ifdef CONFIG_LOCKDEP
+#define MTREE_INIT_EXT(name, __flags, __lock) {				\
+	.ma_external_lock = &(__lock).dep_map,				\
+	.ma_root = NULL,						\
+	.ma_flags = (__flags) | MT_FLAGS_LOCK_EXTERN,			\
+}
+#else
+#define MTREE_INIT_EXT(name, __flags, __lock)	MTREE_INIT(name, __flags)
+#endif
+
+#define DEFINE_MTREE(name)						\
+	struct maple_tree name = MTREE_INIT(name, 0)
+
+#define mtree_lock(mt)		spin_lock((&(mt)->ma_lock))
+#define mtree_unlock(mt)	spin_unlock((&(mt)->ma_lock))
+
+/*
+ * The maple state: where an advanced-API operation stands.
+ *
+ * @tree: the tree
+ * @index, @last: the range being operated on; after a read, the bounds of
+ *                the range that holds the returned entry
+ * @node: the encoded node of @index, or one of the MAS_* states below
+ * @min, @max: the range that @node covers
+ * @alloc: nodes allocated for a pending write (or a request count)
+ * @depth: depth reached by the last descent
+ * @offset: slot of @index in @node
+ * @mas_flags: internal state (bulk store)
+ */
+struct ma_state {
+	struct maple_tree *tree;
+	unsigned long index;
+	unsigned long last;
+	struct maple_enode *node;
+	unsigned long min;
+	unsigned long max;
+	struct maple_alloc *alloc;
+	unsigned char depth;
+	unsigned char offset;
+	unsigned char mas_flags;
+};
+
+/*
+ * Special values of ma_state.node.  None of them can be a node address;
+ * their low bits also keep them apart from encoded nodes.
+ *
+ * MAS_START: nothing walked yet; the next operation starts at the root.
+ * MAS_ROOT: the tree holds a single entry in its root pointer.
+ * MAS_NONE: the search found nothing; the next operation restarts.
+ * MAS_PAUSE: the caller dropped the lock; the next iteration restarts
+ *            after (or before) the last range returned.
+ * MA_ERROR(err): the last operation failed with @err.
+ */
+#define MAS_START	((struct maple_enode *)1UL)
+#define MAS_ROOT	((struct maple_enode *)5UL)
+#define MAS_NONE	((struct maple_enode *)9UL)
+#define MAS_PAUSE	((struct maple_enode *)17UL)
+#define MA_ERROR(err)							\
+	((struct maple_enode *)(((unsigned long)(err) << 2) | 2UL))
+
+#define MA_STATE(name, mt, first, end)					\
+	struct ma_state name = {					\
+		.tree = mt,						\
+		.index = first,						\
+		.last = end,						\
+		.node = MAS_START,					\
+		.min = 0,						\
+		.max = ULONG_MAX,					\
+		.alloc = NULL,						\
+		.mas_flags = 0,						\
+	}
+
+#define mas_lock(mas)		spin_lock(&((mas)->tree->ma_lock))
+#define mas_unlock(mas)		spin_unlock(&((mas)->tree->ma_lock))
+
+/* Normal API */
+void *mtree_load(struct maple_tree *mt, unsigned long index);
+int mtree_insert(struct maple_tree *mt, unsigned long index,
+		 void *entry, gfp_t gfp);
+int mtree_insert_range(struct maple_tree *mt, unsigned long first,
+		       unsigned long last, void *entry, gfp_t gfp);
+int mtree_alloc_range(struct maple_tree *mt, unsigned long *startp,
+		      void *entry, unsigned long size, unsigned long min,
+		      unsigned long max, gfp_t gfp);
+int mtree_alloc_rrange(struct maple_tree *mt, unsigned long *startp,
+		       void *entry, unsigned long size, unsigned long min,
+		       unsigned long max, gfp_t gfp);
+int mtree_store_range(struct maple_tree *mt, unsigned long first,
+		      unsigned long last, void *entry, gfp_t gfp);
+int mtree_store(struct maple_tree *mt, unsigned long index,
+		void *entry, gfp_t gfp);
+void *mtree_erase(struct maple_tree *mt, unsigned long index);
+int mtree_dup(struct maple_tree *mt, struct maple_tree *new, gfp_t gfp);
+int __mt_dup(struct maple_tree *mt, struct maple_tree *new, gfp_t gfp);
+
+void mtree_destroy(struct maple_tree *mt);
+void __mt_destroy(struct maple_tree *mt);
+
+/**
+ * mtree_empty() - Is the tree empty?
+ * @mt: Maple tree.
+ *
+ * Return: true if no index holds an entry.
+ */
+static inline bool mtree_empty(const struct maple_tree *mt)
+{
+	return mt->ma_root == NULL;
+}
+
+/* Advanced API */
+void *mas_store(struct ma_state *mas, void *entry);
+void *mas_erase(struct ma_state *mas);
+int mas_store_gfp(struct ma_state *mas, void *entry, gfp_t gfp);
+void mas_store_prealloc(struct ma_state *mas, void *entry);
+void *mas_find(struct ma_state *mas, unsigned long max);
+void *mas_find_range(struct ma_state *mas, unsigned long max);
+void *mas_find_rev(struct ma_state *mas, unsigned long min);
+void *mas_find_range_rev(struct ma_state *mas, unsigned long min);
+int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp);
+bool mas_is_err(struct ma_state *mas);
+bool mas_nomem(struct ma_state *mas, gfp_t gfp);
+void mas_pause(struct ma_state *mas);
+void maple_tree_init(void);
+void mas_destroy(struct ma_state *mas);
+int mas_expected_entries(struct ma_state *mas, unsigned long nr_entries);
+
+void *mas_prev(struct ma_state *mas, unsigned long min);
+void *mas_prev_range(struct ma_state *mas, unsigned long min);
+void *mas_next(struct ma_state *mas, unsigned long max);
+void *mas_next_range(struct ma_state *mas, unsigned long max);
+
+int mas_empty_area(struct ma_state *mas, unsigned long min,
+		   unsigned long max, unsigned long size);
+int mas_empty_area_rev(struct ma_state *mas, unsigned long min,
+		       unsigned long max, unsigned long size);
+
+void *mas_walk(struct ma_state *mas);
+
+/* Checks and dumps, for debug builds and the test suites. */
+#ifdef CONFIG_DEBUG_MAPLE_TREE
+void mt_dump(const struct maple_tree *mt);
+void mt_validate(struct maple_tree *mt);
+void mt_cache_shrink(void);
+int mt_validate_errors(struct maple_tree *mt);
+
+extern atomic_t maple_tree_tests_run;
+extern atomic_t maple_tree_tests_passed;
+
+/*
+ * MT_BUG_ON() - a test assertion that counts instead of crashing: it prints
+ * where it failed, dumps @__tree and carries on so a test module can report
+ * "N of M tests passed".
+ */
+#define MT_BUG_ON(__tree, __x) do {					\
+	atomic_inc(&maple_tree_tests_run);				\
+	if (__x) {							\
+		pr_info("BUG at %s:%d (%u)\n", __func__, __LINE__,	\
+			(unsigned int)(__x));				\
+		mt_dump(__tree);					\
+		pr_info("Pass: %u Run:%u\n",				\
+			atomic_read(&maple_tree_tests_passed),		\
+			atomic_read(&maple_tree_tests_run));		\
+	} else {							\
+		atomic_inc(&maple_tree_tests_passed);			\
+	}								\
+} while (0)
+
+#define MT_WARN_ON(__tree, __x) ({					\
+	int __ret = !!(__x);						\
+	atomic_inc(&maple_tree_tests_run);				\
+	if (__ret) {							\
+		pr_info("WARN at %s:%d (%u)\n", __func__, __LINE__,	\
+			(unsigned int)__ret);				\
+		mt_dump(__tree);					\
+	} else {							\
+		atomic_inc(&maple_tree_tests_passed);			\
+	}								\
+	unlikely(__ret);						\
+})
+#else
+#define MT_BUG_ON(__tree, __x)		BUG_ON(__x)
+#define MT_WARN_ON(__tree, __x)		WARN_ON(__x)
+#endif
+
+/**
+ * __mas_set_range() - Point the state at a new range without resetting it.
+ * @mas: Maple Tree operation state.
+ * @start: First index of the range.
+ * @last: Last index of the range.
+ */
+static inline void __mas_set_range(struct ma_state *mas, unsigned long start,
+				   unsigned long last)
+{
+	mas->index = start;
+	mas->last = last;
+}
+
+/**
+ * mas_set_range() - Set up the state for an operation on [@start, @last].
+ * @mas: Maple Tree operation state.
+ * @start: First index of the range.
+ * @last: Last index of the range.
+ *
+ * The next operation walks from the root.
+ */
+static inline void mas_set_range(struct ma_state *mas, unsigned long start,
+				 unsigned long last)
+{
+	__mas_set_range(mas, start, last);
+	mas->node = MAS_START;
+}
+
+/**
+ * mas_set() - Set up the state for an operation on @index.
+ * @mas: Maple Tree operation state.
+ * @index: The index.
+ */
+static inline void mas_set(struct ma_state *mas, unsigned long index)
+{
+	mas_set_range(mas, index, index);
+}
+
+/**
+ * mas_reset() - Make the next operation walk from the root again.
+ * @mas: Maple Tree operation state.
+ *
+ * Keeps @mas->index and @mas->last.
+ */
+static inline void mas_reset(struct ma_state *mas)
+{
+	mas->node = MAS_START;
+}
+
+/**
+ * mas_is_none() - Did the last operation find nothing?
+ * @mas: Maple Tree operation state.
+ *
+ * Return: true if @mas is in the MAS_NONE state.
+ */
+static inline bool mas_is_none(const struct ma_state *mas)
+{
+	return mas->node == MAS_NONE;
+}
+
+/**
+ * mas_is_paused() - Has the iteration been paused?
+ * @mas: Maple Tree operation state.
+ *
+ * Return: true if @mas is in the MAS_PAUSE state.
+ */
+static inline bool mas_is_paused(const struct ma_state *mas)
+{
+	return mas->node == MAS_PAUSE;
+}
+
+/**
+ * mas_for_each() - Iterate over the non-NULL entries from @__mas->index.
+ * @__mas: Maple Tree operation state.
+ * @__entry: Entry retrieved from the tree.
+ * @__max: Last index to look at.
+ *
+ * The caller holds the tree lock or rcu_read_lock().
+ */
+#define mas_for_each(__mas, __entry, __max)				\
+	while (((__entry) = mas_find((__mas), (__max))) != NULL)
+
+/**
+ * mt_external_lock() - Does the tree use a lock of the caller's?
+ * @mt: Maple tree.
+ *
+ * Return: true if MT_FLAGS_LOCK_EXTERN is set.
+ */
+static inline bool mt_external_lock(const struct maple_tree *mt)
+{
+	return (mt->ma_flags & MT_FLAGS_LOCK_MASK) == MT_FLAGS_LOCK_EXTERN;
+}
+
+/**
+ * mt_init_flags() - Initialise an empty tree with flags.
+ * @mt: Maple tree.
+ * @flags: MT_FLAGS_* for the tree.
+ *
+ * A tree set up with MT_FLAGS_USE_RCU starts in RCU mode.
+ */
+static inline void mt_init_flags(struct maple_tree *mt, unsigned int flags)
+{
+	mt->ma_flags = flags;
+	if (!mt_external_lock(mt))
+		spin_lock_init(&mt->ma_lock);
+	rcu_assign_pointer(mt->ma_root, NULL);
+}
+
+/**
+ * mt_init() - Initialise an empty tree with no flags.
+ * @mt: Maple tree.
+ */
+static inline void mt_init(struct maple_tree *mt)
+{
+	mt_init_flags(mt, 0);
+}
+
+/**
+ * mt_in_rcu() - Is the tree in RCU mode?
+ * @mt: Maple tree.
+ *
+ * Return: true if readers may run under rcu_read_lock() beside a writer.
+ */
+static inline bool mt_in_rcu(struct maple_tree *mt)
+{
+#ifdef CONFIG_MAPLE_RCU_DISABLED
+	return false;
+#endif
+	return mt->ma_flags & MT_FLAGS_USE_RCU;
+}
+
+/**
+ * mt_clear_in_rcu() - Leave RCU mode.
+ * @mt: Maple tree.
+ *
+ * Takes the tree lock unless the tree uses an external lock, which the
+ * caller must then hold.
+ */
+static inline void mt_clear_in_rcu(struct maple_tree *mt)
+{
+	if ((mt->ma_flags & MT_FLAGS_USE_RCU) == 0)
+		return;
+
+	if (mt_external_lock(mt)) {
+		WARN_ON(!mt_lock_is_held(mt));
+		mt->ma_flags &= ~MT_FLAGS_USE_RCU;
+	} else {
+		mtree_lock(mt);
+		mt->ma_flags &= ~MT_FLAGS_USE_RCU;
+		mtree_unlock(mt);
+	}
+}
+
+/**
+ * mt_set_in_rcu() - Enter RCU mode.
+ * @mt: Maple tree.
+ *
+ * Takes the tree lock unless the tree uses an external lock, which the
+ * caller must then hold.
+ */
+static inline void mt_set_in_rcu(struct maple_tree *mt)
+{
+	if (mt->ma_flags & MT_FLAGS_USE_RCU)
+		return;
+
+	if (mt_external_lock(mt)) {
+		WARN_ON(!mt_lock_is_held(mt));
+		mt->ma_flags |= MT_FLAGS_USE_RCU;
+	} else {
+		mtree_lock(mt);
+		mt->ma_flags |= MT_FLAGS_USE_RCU;
+		mtree_unlock(mt);
+	}
+}
+
+/**
+ * mt_height() - The number of node levels in the tree.
+ * @mt: Maple tree.
+ *
+ * Return: 0 for an empty tree or one whose only entry is in the root
+ * pointer, otherwise the number of levels from the root node to a leaf.
+ */
+static inline unsigned int mt_height(const struct maple_tree *mt)
+{
+	return (mt->ma_flags & MT_FLAGS_HEIGHT_MASK) >> MT_FLAGS_HEIGHT_OFFSET;
+}
+
+void *mt_find(struct maple_tree *mt, unsigned long *index, unsigned long max);
+void *mt_find_after(struct maple_tree *mt, unsigned long *index,
+		    unsigned long max);
+void *mt_prev(struct maple_tree *mt, unsigned long index, unsigned long min);
+void *mt_next(struct maple_tree *mt, unsigned long index, unsigned long max);
+
+/**
+ * mt_for_each() - Iterate over the non-NULL entries of a tree.
+ * @__tree: Maple tree.
+ * @__entry: Entry retrieved from the tree.
+ * @__index: Index to start from; after each step, one past the last index
+ *           of the entry just returned.
+ * @__max: Last index to look at.
+ *
+ * Takes rcu_read_lock() for each step, so the body may sleep.
+ */
+#define mt_for_each(__tree, __entry, __index, __max)			\
+	for (__entry = mt_find(__tree, &(__index), __max);		\
+	     __entry; __entry = mt_find_after(__tree, &(__index), __max))
+
+#endif /* _LINUX_MAPLE_TREE_H */

@@ -1,0 +1,2937 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Maple tree: an RCU-safe B-tree of non-overlapping ranges.
+ *
+ * Written from scratch for the maple project against the documented
+ * behaviour of the Linux 6.1 maple tree.
+ *
+ * Coding conventions in this file
+ * -------------------------------
+ * mt       the tree (struct maple_tree)
+ * mas      the caller's operation state (struct ma_state)
+ * node     a node's address (struct maple_node *)
+ * enode    an encoded node: address plus node type (struct maple_enode *)
+ * offset   a slot number inside a node
+ * pivot    the last index covered by a slot; the last used slot of a node
+ *          ends at the node's maximum, and every pivot from that slot on
+ *          holds the maximum, so pivots never decrease and a walk can
+ *          binary-search them without knowing where the data ends
+ * slot     an entry (leaf) or an encoded child (internal node)
+ * gap      in allocation trees, the size of the largest NULL range below
+ *          a child
+ * end      the offset of the last used slot in a node
+ * depth    0 at the root node, height - 1 at the leaves
+ *
+ * Readers take no lock: they hold rcu_read_lock() (or the tree lock) and a
+ * node they read is never changed except by single aligned pointer stores
+ * (a slot, a gap hint, the parent word).  Writers that need more than that
+ * build new nodes beside the old ones, publish them with one
+ * rcu_assign_pointer(), mark the old nodes dead and free them after a grace
+ * period.  A reader that finds the node it stands on dead walks again from
+ * the root.  Outside RCU mode a writer may also rewrite a node in place and
+ * free replaced nodes at once.
+ *
+ * Writes that change more than one slot are done in two passes over the
+ * same code (struct mt_wr): a planning pass that counts the nodes the write
+ * will need, and a commit pass that draws exactly those nodes from the
+ * ma_state's pool.  The commit pass cannot fail, which is what
+ * mas_preallocate() + mas_store_prealloc() promise.
+ */
+
+#include <linux/maple_tree.h>
+#include <linux/xarray.h>
+#include <linux/types.h>
+#include <linux/export.h>
+#include <linux/slab.h>
+#include <linux/limits.h>
+#include <linux/string.h>
+#include <linux/bug.h>
+#include <linux/printk.h>
+#include <linux/gfp.h>
+#include <linux/err.h>
+#include <linux/atomic.h>
+#include <linux/init.h>
+#include <linux/build_bug.h>
+#include <linux/stddef.h>
+#include <linux/rcupdate.h>
+
+/* ------------------------------------------------------------------------
+ * Node encoding
+ */
+
+#define MAPLE_ROOT_NODE		0x02UL	/* ma_root holds a node */
+#define MAPLE_ENODE_TYPE_SHIFT	3
+#define MAPLE_ENODE_TYPE_MASK	0x03UL
+#define MAPLE_PARENT_ROOT	0x01UL	/* ->parent points at the tree */
+#define MAPLE_PARENT_SLOT_SHIFT	3
+#define MAPLE_PARENT_SLOT_MASK	0x1fUL
+#define MAPLE_RESERVED_RANGE	4096
+
+/* Slots, pivots and the fill below which a non-rightmost node is merged. */
+static const unsigned char mt_slots[] = {
+	[maple_dense]		= MAPLE_NODE_SLOTS,
+	[maple_leaf_64]		= MAPLE_RANGE64_SLOTS,
+	[maple_range_64]	= MAPLE_RANGE64_SLOTS,
+	[maple_arange_64]	= MAPLE_ARANGE64_SLOTS,
+};
+
+static const unsigned char mt_pivots[] = {
+	[maple_dense]		= 0,
+	[maple_leaf_64]		= MAPLE_RANGE64_SLOTS - 1,
+	[maple_range_64]	= MAPLE_RANGE64_SLOTS - 1,
+	[maple_arange_64]	= MAPLE_ARANGE64_SLOTS - 1,
+};
+
+static const unsigned char mt_min_slots[] = {
+	[maple_dense]		= MAPLE_NODE_SLOTS / 2,
+	[maple_leaf_64]		= (MAPLE_RANGE64_SLOTS / 2) - 2,
+	[maple_range_64]	= (MAPLE_RANGE64_SLOTS / 2) - 2,
+	[maple_arange_64]	= (MAPLE_ARANGE64_SLOTS / 2) - 1,
+};
+
+/* Enough for two full nodes, a neighbour and the new entries between. */
+#define MT_BIG_SLOTS	(3 * MAPLE_RANGE64_SLOTS + 8)
+
+static struct kmem_cache *maple_node_cache;
+
+#ifdef CONFIG_DEBUG_MAPLE_TREE
+atomic_t maple_tree_tests_run;
+atomic_t maple_tree_tests_passed;
+EXPORT_SYMBOL_GPL(maple_tree_tests_run);
+EXPORT_SYMBOL_GPL(maple_tree_tests_passed);
+#endif
+
+static inline struct maple_node *mte_to_node(const struct maple_enode *enode)
+{
+	return (struct maple_node *)((unsigned long)enode & ~MAPLE_NODE_MASK);
+}
+
+static inline enum maple_type mte_node_type(const struct maple_enode *enode)
+{
+	return ((unsigned long)enode >> MAPLE_ENODE_TYPE_SHIFT) &
+		MAPLE_ENODE_TYPE_MASK;
+}
+
+static inline struct maple_enode *mt_mk_node(const struct maple_node *node,
+					     enum maple_type type)
+{
+	return (struct maple_enode *)((unsigned long)node |
+				      ((unsigned long)type << MAPLE_ENODE_TYPE_SHIFT));
+}
+
+static inline void *mte_mk_root(const struct maple_enode *enode)
+{
+	return (void *)((unsigned long)enode | MAPLE_ROOT_NODE);
+}
+
+static inline struct maple_enode *mte_safe_root(const void *entry)
+{
+	return (struct maple_enode *)((unsigned long)entry & ~MAPLE_ROOT_NODE);
+}
+
+/* A root pointer that is a node rather than a single entry at index 0. */
+static inline bool xa_is_node(const void *entry)
+{
+	return xa_is_internal(entry) && (unsigned long)entry > 4096;
+}
+
+static inline bool ma_is_leaf(enum maple_type type)
+{
+	return type < maple_range_64;
+}
+
+static inline bool mt_is_alloc(const struct maple_tree *mt)
+{
+	return mt->ma_flags & MT_FLAGS_ALLOC_RANGE;
+}
+
+static inline bool mt_is_reserved(const void *entry)
+{
+	return (unsigned long)entry < MAPLE_RESERVED_RANGE &&
+		xa_is_internal(entry);
+}
+
+static inline enum maple_type mt_internal_type(const struct maple_tree *mt)
+{
+	return mt_is_alloc(mt) ? maple_arange_64 : maple_range_64;
+}
+
+/* Every node type keeps its pivots right after the parent word. */
+static inline unsigned long *ma_pivots(struct maple_node *node,
+				       enum maple_type type __maybe_unused)
+{
+	BUILD_BUG_ON(offsetof(struct maple_range_64, pivot) !=
+		     offsetof(struct maple_arange_64, pivot));
+	return node->mr64.pivot;
+}
+
+/* Where the slots start, by node type: a table keeps the walk branch-free. */
+static const unsigned char mt_slot_base[] = {
+	[maple_dense]		= offsetof(struct maple_node, slot),
+	[maple_leaf_64]		= offsetof(struct maple_range_64, slot),
+	[maple_range_64]	= offsetof(struct maple_range_64, slot),
+	[maple_arange_64]	= offsetof(struct maple_arange_64, slot),
+};
+
+static inline void __rcu **ma_slots(struct maple_node *node,
+				    enum maple_type type)
+{
+	return (void __rcu **)((char *)node + mt_slot_base[type]);
+}
+
+static inline unsigned long *ma_gaps(struct maple_node *node,
+				     enum maple_type type)
+{
+	if (type == maple_arange_64)
+		return node->ma64.gap;
+	return NULL;
+}
+
+static inline void mt_set_height(struct maple_tree *mt, unsigned int height)
+{
+	unsigned int flags = mt->ma_flags & ~MT_FLAGS_HEIGHT_MASK;
+
+	flags |= height << MT_FLAGS_HEIGHT_OFFSET;
+	WRITE_ONCE(mt->ma_flags, flags);
+}
+
+static inline bool mt_locked(const struct maple_tree *mt)
+{
+	return mt_external_lock(mt) ? mt_lock_is_held(mt) :
+		lockdep_is_held(&mt->ma_lock);
+}
+
+/* The root pointer, for a reader (RCU or lock) and for a writer. */
+static inline void *mt_root_check(const struct maple_tree *mt)
+{
+	return rcu_dereference_check(mt->ma_root, mt_locked(mt));
+}
+
+static inline void *mt_root_locked(struct maple_tree *mt)
+{
+	return rcu_dereference_protected(mt->ma_root, mt_locked(mt));
+}
+
+static inline void *mt_slot(const struct maple_tree *mt, void __rcu **slots,
+			    unsigned char offset)
+{
+	return rcu_dereference_check(slots[offset], mt_locked(mt));
+}
+
+static inline void *mt_slot_locked(struct maple_tree *mt, void __rcu **slots,
+				   unsigned char offset)
+{
+	return rcu_dereference_protected(slots[offset], mt_locked(mt));
+}
+
+/* Parent words: the parent's address, the slot we hang from, or the tree. */
+static inline void mt_set_parent(struct maple_node *node,
+				 const struct maple_node *parent,
+				 unsigned char offset)
+{
+	unsigned long val = (unsigned long)parent |
+		((unsigned long)offset << MAPLE_PARENT_SLOT_SHIFT);
+
+	WRITE_ONCE(node->parent, (struct maple_pnode *)val);
+}
+
+static inline void mt_set_parent_root(struct maple_node *node,
+				      const struct maple_tree *mt)
+{
+	WRITE_ONCE(node->parent, (struct maple_pnode *)
+		   ((unsigned long)mt | MAPLE_PARENT_ROOT));
+}
+
+static inline bool ma_is_root(const struct maple_node *node)
+{
+	return (unsigned long)READ_ONCE(node->parent) & MAPLE_PARENT_ROOT;
+}
+
+static inline struct maple_node *ma_parent(const struct maple_node *node)
+{
+	return (struct maple_node *)((unsigned long)node->parent &
+				     ~MAPLE_NODE_MASK);
+}
+
+static inline unsigned char ma_parent_slot(const struct maple_node *node)
+{
+	return ((unsigned long)node->parent >> MAPLE_PARENT_SLOT_SHIFT) &
+		MAPLE_PARENT_SLOT_MASK;
+}
+
+/*
+ * A dead node's parent word points at the node itself.  Readers check it
+ * after reading a slot: the mark is written before the node is handed to
+ * call_rcu(), which may reuse the first words of the node for its list.
+ */
+static inline void ma_mark_dead(struct maple_node *node)
+{
+	smp_wmb();
+	WRITE_ONCE(node->parent, (struct maple_pnode *)node);
+	smp_wmb();
+}
+
+static inline bool ma_dead_node(const struct maple_node *node)
+{
+	smp_rmb();
+	return (struct maple_node *)READ_ONCE(node->parent) == node;
+}
+
+
+/* The last index covered by @offset of a node ending at @max. */
+static inline unsigned long ma_pivot_max(const unsigned long *pivots,
+					 enum maple_type type,
+					 unsigned char offset, unsigned long max)
+{
+	if (offset < mt_pivots[type])
+		return pivots[offset];
+	return max;
+}
+
+/* The first index covered by @offset of a node starting at @min. */
+static inline unsigned long ma_pivot_min(const unsigned long *pivots,
+					 unsigned char offset,
+					 unsigned long min)
+{
+	return offset ? pivots[offset - 1] + 1 : min;
+}
+
+/*
+ * The slot of a node that holds @index: the number of pivots below it.
+ * Unused pivots hold the node's maximum, so the pivots never decrease and
+ * a branch-free binary search over all of them works.
+ */
+static __always_inline unsigned char ma_offset(const unsigned long *pivots,
+					       enum maple_type type,
+					       unsigned long index)
+{
+	unsigned long offset;
+
+#if MAPLE_RANGE64_SLOTS == 16 && MAPLE_ARANGE64_SLOTS == 10
+	if (likely(type != maple_arange_64)) {
+		offset = (pivots[7] < index) << 3;
+		offset += (pivots[offset + 3] < index) << 2;
+		offset += (pivots[offset + 1] < index) << 1;
+		offset += pivots[offset] < index;
+		return offset;
+	}
+	if (pivots[7] < index)
+		return 8 + (pivots[8] < index);
+	offset = (pivots[3] < index) << 2;
+	offset += (pivots[offset + 1] < index) << 1;
+	offset += pivots[offset] < index;
+	return offset;
+#else
+	for (offset = 0; offset < mt_pivots[type]; offset++)
+		if (index <= pivots[offset])
+			break;
+	return offset;
+#endif
+}
+
+/*
+ * The offset of the last used slot.  The last used slot ends at @max and,
+ * unless the node is full, so do all pivots from it on: the first pivot
+ * that reaches @max marks the end.
+ */
+static inline unsigned char ma_data_end(struct maple_node *node,
+					enum maple_type type, unsigned long max)
+{
+	return ma_offset(ma_pivots(node, type), type, max);
+}
+
+/* ------------------------------------------------------------------------
+ * Node allocation
+ *
+ * A ma_state keeps the nodes allocated for its next write in ->alloc: a
+ * chain of free nodes linked through maple_alloc.slot[0], the head holding
+ * the total.  With no node allocated, ->alloc may instead hold a request
+ * count as ((count << 1) | 1), so that mas_nomem() knows what to get.
+ */
+
+static inline struct maple_node *mt_alloc_one(gfp_t gfp)
+{
+	return kmem_cache_zalloc(maple_node_cache, gfp);
+}
+
+static inline void mt_free_one(struct maple_node *node)
+{
+	kmem_cache_free(maple_node_cache, node);
+}
+
+static void mt_free_rcu(struct rcu_head *head)
+{
+	struct maple_node *node = container_of(head, struct maple_node, rcu);
+
+	kmem_cache_free(maple_node_cache, node);
+}
+
+/* Retire a node that was part of the tree. */
+static void mt_retire_node(struct maple_tree *mt, struct maple_node *node)
+{
+	if (mt_in_rcu(mt)) {
+		ma_mark_dead(node);
+		call_rcu(&node->rcu, mt_free_rcu);
+	} else {
+		mt_free_one(node);
+	}
+}
+
+static inline bool mas_has_request(const struct ma_state *mas)
+{
+	return (unsigned long)mas->alloc & 1UL;
+}
+
+static inline unsigned long mas_allocated(const struct ma_state *mas)
+{
+	if (!mas->alloc || mas_has_request(mas))
+		return 0;
+	return mas->alloc->total;
+}
+
+static inline void mas_set_request(struct ma_state *mas, unsigned long count)
+{
+	if (mas_allocated(mas))
+		return;
+	mas->alloc = (struct maple_alloc *)((count << 1) | 1UL);
+}
+
+static inline unsigned long mas_request(const struct ma_state *mas)
+{
+	if (mas_has_request(mas))
+		return (unsigned long)mas->alloc >> 1;
+	return 0;
+}
+
+static void mas_push_node(struct ma_state *mas, struct maple_node *node)
+{
+	struct maple_alloc *head = (struct maple_alloc *)node;
+	unsigned long total = mas_allocated(mas);
+
+	memset(node, 0, sizeof(*node));
+	head->slot[0] = total ? mas->alloc : NULL;
+	head->total = total + 1;
+	head->request_count = total ? mas->alloc->request_count : 0;
+	mas->alloc = head;
+}
+
+static struct maple_node *mas_pop_node(struct ma_state *mas)
+{
+	struct maple_alloc *head = mas->alloc;
+	struct maple_alloc *next;
+	unsigned long total = mas_allocated(mas);
+
+	if (WARN_ON(!total))
+		return NULL;
+	next = head->slot[0];
+	if (next) {
+		next->total = total - 1;
+		next->request_count = head->request_count;
+	}
+	mas->alloc = next;
+	memset(head, 0, sizeof(*head));
+	return (struct maple_node *)head;
+}
+
+/* Make sure @mas holds at least @count nodes; -ENOMEM if it cannot. */
+static int mas_alloc_nodes(struct ma_state *mas, unsigned long count,
+			   gfp_t gfp)
+{
+	if (mas_has_request(mas))
+		mas->alloc = NULL;
+	while (mas_allocated(mas) < count) {
+		struct maple_node *node = mt_alloc_one(gfp);
+
+		if (!node) {
+			if (mas_allocated(mas))
+				mas->alloc->request_count = count;
+			else
+				mas_set_request(mas, count);
+			return -ENOMEM;
+		}
+		mas_push_node(mas, node);
+	}
+	return 0;
+}
+
+/**
+ * mas_destroy() - Free the nodes a maple state holds for a write.
+ * @mas: Maple Tree operation state.
+ *
+ * Call after mas_preallocate() or mas_expected_entries() once the writes
+ * are done; nodes the writes did not use are freed.
+ */
+void mas_destroy(struct ma_state *mas)
+{
+	mas->mas_flags = 0;
+	if (mas_has_request(mas)) {
+		mas->alloc = NULL;
+		return;
+	}
+	while (mas_allocated(mas))
+		mt_free_one(mas_pop_node(mas));
+	mas->alloc = NULL;
+}
+EXPORT_SYMBOL_GPL(mas_destroy);
+
+static inline void mas_set_err(struct ma_state *mas, long err)
+{
+	mas->node = MA_ERROR(err);
+}
+
+/**
+ * mas_is_err() - Did the last operation on @mas fail?
+ * @mas: Maple Tree operation state.
+ *
+ * Return: true if @mas holds an error (read it with xa_err(mas->node)).
+ */
+bool mas_is_err(struct ma_state *mas)
+{
+	return xa_is_err(mas->node);
+}
+EXPORT_SYMBOL_GPL(mas_is_err);
+
+static inline bool mas_is_start(const struct ma_state *mas)
+{
+	return mas->node == MAS_START;
+}
+
+static inline bool mas_is_ptr(const struct ma_state *mas)
+{
+	return mas->node == MAS_ROOT;
+}
+
+/* Is mas->node a real node (as opposed to a MAS_* state or an error)? */
+static inline bool mas_is_active(const struct ma_state *mas)
+{
+	return (unsigned long)mas->node > MAPLE_RESERVED_RANGE &&
+		!xa_is_internal(mas->node);
+}
+
+/**
+ * mas_nomem() - Allocate the nodes a failed write asked for.
+ * @mas: Maple Tree operation state.
+ * @gfp: Allocation flags.
+ *
+ * Call after a write that may have failed with -ENOMEM while holding the
+ * tree lock.  If @gfp allows blocking, the tree's own lock is dropped
+ * around the allocation.
+ *
+ * Return: true if the write failed for lack of memory and the nodes it
+ * needs are now allocated, so the caller should retry; false otherwise
+ * (the error, if any, stays in @mas).
+ */
+bool mas_nomem(struct ma_state *mas, gfp_t gfp)
+{
+	unsigned long count;
+	int ret;
+
+	if (likely(mas->node != MA_ERROR(-ENOMEM))) {
+		mas_destroy(mas);
+		return false;
+	}
+
+	if (mas_has_request(mas))
+		count = mas_request(mas);
+	else if (mas_allocated(mas))
+		count = max_t(unsigned long, mas->alloc->request_count,
+			      mas_allocated(mas) + 1);
+	else
+		count = 1;
+	if (gfpflags_allow_blocking(gfp) && !mt_external_lock(mas->tree)) {
+		mtree_unlock(mas->tree);
+		ret = mas_alloc_nodes(mas, count, gfp);
+		mtree_lock(mas->tree);
+	} else {
+		ret = mas_alloc_nodes(mas, count, gfp);
+	}
+	if (ret)
+		return false;
+	mas->node = MAS_START;
+	return true;
+}
+EXPORT_SYMBOL_GPL(mas_nomem);
+
+/* ------------------------------------------------------------------------
+ * Walking
+ */
+
+/*
+ * Descend from @root to the leaf holding mas->index, keeping the bounds of
+ * each slot taken (read before the node is checked to be live).  @alloc
+ * selects the internal node layout, as for mt_lookup().  Returns false if
+ * the walk met a dead node.
+ */
+static __always_inline bool mas_walk_bounds(struct ma_state *mas, void *root,
+					    bool alloc, void **found)
+{
+	struct maple_tree *mt = mas->tree;
+	struct maple_enode *enode = mte_safe_root(root);
+	unsigned long index = mas->index;
+	unsigned long min = 0, max = ULONG_MAX, smin, smax, lo, hi;
+	unsigned char offset, depth = 0, npiv;
+	struct maple_node *node;
+	unsigned long *pivots;
+	void __rcu **slots;
+	void *next;
+
+	for (;;) {
+		node = mte_to_node(enode);
+		pivots = node->mr64.pivot;
+		if (alloc && mte_node_type(enode) == maple_arange_64) {
+			offset = ma_offset(pivots, maple_arange_64, index);
+			slots = node->ma64.slot;
+			npiv = MAPLE_ARANGE64_SLOTS - 1;
+		} else {
+			offset = ma_offset(pivots, maple_range_64, index);
+			slots = node->mr64.slot;
+			npiv = MAPLE_RANGE64_SLOTS - 1;
+		}
+		/* Unconditional loads inside the node, then choose. */
+		lo = pivots[offset ? offset - 1 : 0] + 1;
+		hi = pivots[offset < npiv ? offset : npiv - 1];
+		smin = offset ? lo : min;
+		smax = offset < npiv ? hi : max;
+		next = mt_slot(mt, slots, offset);
+		if (unlikely(ma_dead_node(node)))
+			return false;
+		depth++;
+		if (mte_node_type(enode) == maple_leaf_64)
+			break;
+		min = smin;
+		max = smax;
+		enode = next;
+	}
+	mas->node = enode;
+	mas->offset = offset;
+	mas->depth = depth;
+	mas->min = min;
+	mas->max = max;
+	mas->index = smin;
+	mas->last = smax;
+	*found = next;
+	return true;
+}
+
+/*
+ * Descend from the root to the leaf that holds mas->index.  On return
+ * mas->node is the leaf (or MAS_ROOT / MAS_NONE for trees without nodes),
+ * mas->min/max its bounds, mas->offset the slot, mas->index/last the bounds
+ * of the range found.  Restarts if it lands on a dead node.
+ */
+static void *mas_leaf_walk(struct ma_state *mas)
+{
+	struct maple_tree *mt = mas->tree;
+	void *root, *entry;
+
+retry:
+	root = mt_root_check(mt);
+	if (unlikely(!xa_is_node(root))) {
+		mas->depth = 0;
+		if (!root) {
+			mas->node = MAS_NONE;
+			mas->index = 0;
+			mas->last = ULONG_MAX;
+			mas->offset = 0;
+			return NULL;
+		}
+		mas->node = MAS_ROOT;
+		mas->min = 0;
+		mas->max = ULONG_MAX;
+		if (mas->index == 0) {
+			mas->last = 0;
+			mas->offset = 0;
+			return root;
+		}
+		mas->index = 1;
+		mas->last = ULONG_MAX;
+		mas->offset = 1;
+		return NULL;
+	}
+
+	if (mt_is_alloc(mt)) {
+		if (unlikely(!mas_walk_bounds(mas, root, true, &entry)))
+			goto retry;
+	} else if (unlikely(!mas_walk_bounds(mas, root, false, &entry))) {
+		goto retry;
+	}
+	return entry;
+}
+
+/*
+ * Step to the range that starts at mas->last + 1; the caller has checked
+ * that mas->last < ULONG_MAX.  Stays in the leaf when it can, and walks from
+ * the root at a leaf's edge or when the leaf died under a reader.
+ */
+static void *mas_step_next(struct ma_state *mas)
+{
+	unsigned long start = mas->last + 1;
+	void *entry;
+
+	if (mas_is_active(mas) && mas->last < mas->max) {
+		struct maple_node *node = mte_to_node(mas->node);
+		enum maple_type type = mte_node_type(mas->node);
+		unsigned char offset = mas->offset + 1;
+		unsigned long last;
+
+		last = ma_pivot_max(ma_pivots(node, type), type, offset,
+				    mas->max);
+		entry = mt_slot(mas->tree, ma_slots(node, type), offset);
+		if (likely(!ma_dead_node(node))) {
+			mas->offset = offset;
+			mas->index = start;
+			mas->last = last;
+			return entry;
+		}
+	}
+	mas->index = start;
+	entry = mas_leaf_walk(mas);
+	if (mas->index < start)
+		mas->index = start;
+	return entry;
+}
+
+/* Step to the range that ends at mas->index - 1; mas->index > 0. */
+static void *mas_step_prev(struct ma_state *mas)
+{
+	unsigned long end = mas->index - 1;
+	void *entry;
+
+	if (mas_is_active(mas) && mas->index > mas->min) {
+		struct maple_node *node = mte_to_node(mas->node);
+		enum maple_type type = mte_node_type(mas->node);
+		unsigned char offset = mas->offset - 1;
+		unsigned long first;
+
+		first = ma_pivot_min(ma_pivots(node, type), offset, mas->min);
+		entry = mt_slot(mas->tree, ma_slots(node, type), offset);
+		if (likely(!ma_dead_node(node))) {
+			mas->offset = offset;
+			mas->index = first;
+			mas->last = end;
+			return entry;
+		}
+	}
+	mas->index = end;
+	entry = mas_leaf_walk(mas);
+	if (mas->last > end)
+		mas->last = end;
+	return entry;
+}
+
+/* Turn the resumable states into a walk from the root at mas->index. */
+static inline void mas_resume(struct ma_state *mas)
+{
+	if (!mas_is_active(mas) && !mas_is_ptr(mas))
+		mas->node = MAS_START;
+}
+
+/**
+ * mas_walk() - Look up the range that holds mas->index.
+ * @mas: Maple Tree operation state.
+ *
+ * Sets mas->index and mas->last to the bounds of the range found, which
+ * for a NULL entry is the whole empty range around the index.  The caller
+ * holds rcu_read_lock() or the tree lock.
+ *
+ * Return: the entry at mas->index, or NULL.
+ */
+void *mas_walk(struct ma_state *mas)
+{
+	return mas_leaf_walk(mas);
+}
+EXPORT_SYMBOL_GPL(mas_walk);
+
+/*
+ * Move forward from the current range to the next one that starts at or
+ * before @max; with @any, a NULL range counts too.  Leaves the state on the
+ * current range and returns NULL when there is none.
+ */
+static void *mas_forward(struct ma_state *mas, unsigned long max, bool any)
+{
+	struct ma_state save;
+	void *entry;
+
+	for (;;) {
+		if (mas->last == ULONG_MAX || mas->last >= max) {
+			if (mas->last == ULONG_MAX)
+				mas->node = MAS_NONE;
+			return NULL;
+		}
+		save = *mas;
+		entry = mas_step_next(mas);
+		if (mas->index > max) {
+			*mas = save;
+			return NULL;
+		}
+		if (entry || any)
+			return entry;
+	}
+}
+
+/* The mirror of mas_forward(): ranges that end at or after @min. */
+static void *mas_backward(struct ma_state *mas, unsigned long min, bool any)
+{
+	struct ma_state save;
+	void *entry;
+
+	for (;;) {
+		if (mas->index == 0 || mas->index <= min) {
+			if (mas->index == 0)
+				mas->node = MAS_NONE;
+			return NULL;
+		}
+		save = *mas;
+		entry = mas_step_prev(mas);
+		if (mas->last < min) {
+			*mas = save;
+			return NULL;
+		}
+		if (entry || any)
+			return entry;
+	}
+}
+
+static void *mas_find_common(struct ma_state *mas, unsigned long max,
+			     bool any)
+{
+	void *entry;
+
+	if (mas_is_paused(mas)) {
+		if (mas->last == ULONG_MAX) {
+			mas->node = MAS_NONE;
+			return NULL;
+		}
+		mas->index = mas->last + 1;
+		mas->node = MAS_START;
+	}
+	if (mas_is_none(mas) || xa_is_err(mas->node))
+		mas->node = MAS_START;
+
+	if (mas_is_start(mas)) {
+		if (mas->index > max)
+			return NULL;
+		entry = mas_leaf_walk(mas);
+		if (entry || any)
+			return entry;
+	}
+	return mas_forward(mas, max, any);
+}
+
+/**
+ * mas_find() - Find the next non-NULL entry at or before @max.
+ * @mas: Maple Tree operation state.
+ * @max: The last index to look at.
+ *
+ * The first call (state MAS_START) returns the entry at mas->index if there
+ * is one; later calls return the entry after the one last returned.  Sets
+ * mas->index/last to the bounds of the returned entry.  The caller holds
+ * rcu_read_lock() or the tree lock.
+ *
+ * Return: the entry, or NULL if none starts at or before @max.
+ */
+void *mas_find(struct ma_state *mas, unsigned long max)
+{
+	return mas_find_common(mas, max, false);
+}
+EXPORT_SYMBOL_GPL(mas_find);
+
+/**
+ * mas_find_range() - Find the next range, NULL or not, at or before @max.
+ * @mas: Maple Tree operation state.
+ * @max: The last index to look at.
+ *
+ * Like mas_find(), but every range counts, including empty ones; check
+ * mas->index/last to see which range the (possibly NULL) entry covers.
+ *
+ * Return: the entry of the range found, or NULL.
+ */
+void *mas_find_range(struct ma_state *mas, unsigned long max)
+{
+	return mas_find_common(mas, max, true);
+}
+EXPORT_SYMBOL_GPL(mas_find_range);
+
+static void *mas_find_rev_common(struct ma_state *mas, unsigned long min,
+				 bool any)
+{
+	void *entry;
+
+	if (mas_is_paused(mas)) {
+		if (mas->index == 0) {
+			mas->node = MAS_NONE;
+			return NULL;
+		}
+		mas->index--;
+		mas->node = MAS_START;
+	}
+	if (mas_is_none(mas) || xa_is_err(mas->node))
+		mas->node = MAS_START;
+
+	if (mas_is_start(mas)) {
+		if (mas->index < min)
+			return NULL;
+		entry = mas_leaf_walk(mas);
+		if (entry || any)
+			return entry;
+	}
+	return mas_backward(mas, min, any);
+}
+
+/**
+ * mas_find_rev() - Find the previous non-NULL entry ending at or after @min.
+ * @mas: Maple Tree operation state.
+ * @min: The lowest index to look at.
+ *
+ * The first call returns the entry at mas->index if there is one; later
+ * calls return the entry before the one last returned.  The caller holds
+ * rcu_read_lock() or the tree lock.
+ *
+ * Return: the entry, or NULL.
+ */
+void *mas_find_rev(struct ma_state *mas, unsigned long min)
+{
+	return mas_find_rev_common(mas, min, false);
+}
+EXPORT_SYMBOL_GPL(mas_find_rev);
+
+/**
+ * mas_find_range_rev() - Find the previous range, NULL or not.
+ * @mas: Maple Tree operation state.
+ * @min: The lowest index to look at.
+ *
+ * Return: the entry of the range found (possibly NULL).
+ */
+void *mas_find_range_rev(struct ma_state *mas, unsigned long min)
+{
+	return mas_find_rev_common(mas, min, true);
+}
+EXPORT_SYMBOL_GPL(mas_find_range_rev);
+
+static void *mas_next_common(struct ma_state *mas, unsigned long max,
+			     bool any)
+{
+	if (mas_is_none(mas) || mas_is_paused(mas) || xa_is_err(mas->node))
+		mas->node = MAS_START;
+	if (mas_is_start(mas))
+		mas_leaf_walk(mas);
+	return mas_forward(mas, max, any);
+}
+
+/**
+ * mas_next() - The next non-NULL entry after the current range.
+ * @mas: Maple Tree operation state.
+ * @max: The last index an entry may start at.
+ *
+ * From MAS_START, first walks to mas->index.  The caller holds
+ * rcu_read_lock() or the tree lock.
+ *
+ * Return: the entry (mas->index/last set to its range) or NULL.
+ */
+void *mas_next(struct ma_state *mas, unsigned long max)
+{
+	return mas_next_common(mas, max, false);
+}
+EXPORT_SYMBOL_GPL(mas_next);
+
+/**
+ * mas_next_range() - The range after the current one, NULL or not.
+ * @mas: Maple Tree operation state.
+ * @max: The last index the range may start at.
+ *
+ * Return: the entry of the next range (possibly NULL).
+ */
+void *mas_next_range(struct ma_state *mas, unsigned long max)
+{
+	return mas_next_common(mas, max, true);
+}
+EXPORT_SYMBOL_GPL(mas_next_range);
+
+static void *mas_prev_common(struct ma_state *mas, unsigned long min,
+			     bool any)
+{
+	if (mas_is_none(mas) || mas_is_paused(mas) || xa_is_err(mas->node))
+		mas->node = MAS_START;
+	if (mas_is_start(mas))
+		mas_leaf_walk(mas);
+	return mas_backward(mas, min, any);
+}
+
+/**
+ * mas_prev() - The previous non-NULL entry before the current range.
+ * @mas: Maple Tree operation state.
+ * @min: The lowest index an entry may end at.
+ *
+ * From MAS_START, first walks to mas->index.  The caller holds
+ * rcu_read_lock() or the tree lock.
+ *
+ * Return: the entry (mas->index/last set to its range) or NULL.
+ */
+void *mas_prev(struct ma_state *mas, unsigned long min)
+{
+	return mas_prev_common(mas, min, false);
+}
+EXPORT_SYMBOL_GPL(mas_prev);
+
+/**
+ * mas_prev_range() - The range before the current one, NULL or not.
+ * @mas: Maple Tree operation state.
+ * @min: The lowest index the range may end at.
+ *
+ * Return: the entry of the previous range (possibly NULL).
+ */
+void *mas_prev_range(struct ma_state *mas, unsigned long min)
+{
+	return mas_prev_common(mas, min, true);
+}
+EXPORT_SYMBOL_GPL(mas_prev_range);
+
+/**
+ * mas_pause() - Let the caller drop the lock in the middle of an iteration.
+ * @mas: Maple Tree operation state.
+ *
+ * The next mas_find() continues after the range last returned, and the
+ * next mas_find_rev() before it, walking from the root.
+ */
+void mas_pause(struct ma_state *mas)
+{
+	mas->node = MAS_PAUSE;
+}
+EXPORT_SYMBOL_GPL(mas_pause);
+
+/*
+ * Descend from @root to the entry at @index, for readers that want no
+ * bounds.  @alloc says which internal node type the tree uses, so that each
+ * copy of this loop knows its node layout.  Returns false if the walk met a
+ * dead node and must start again.
+ */
+static __always_inline bool mt_lookup(struct maple_tree *mt, void *root,
+				      unsigned long index, bool alloc,
+				      void **found)
+{
+	struct maple_enode *enode = mte_safe_root(root);
+	struct maple_node *node;
+	unsigned long *pivots;
+	unsigned char offset;
+	void __rcu **slots;
+	void *entry;
+
+	for (;;) {
+		node = mte_to_node(enode);
+		pivots = node->mr64.pivot;
+		if (alloc && mte_node_type(enode) == maple_arange_64) {
+			offset = ma_offset(pivots, maple_arange_64, index);
+			slots = node->ma64.slot;
+		} else {
+			offset = ma_offset(pivots, maple_range_64, index);
+			slots = node->mr64.slot;
+		}
+		entry = mt_slot(mt, slots, offset);
+		if (unlikely(ma_dead_node(node)))
+			return false;
+		if (mte_node_type(enode) == maple_leaf_64) {
+			*found = entry;
+			return true;
+		}
+		enode = entry;
+	}
+}
+
+/**
+ * mtree_load() - Load the entry at @index.
+ * @mt: Maple tree.
+ * @index: The index.
+ *
+ * Takes rcu_read_lock() itself.
+ *
+ * Return: the entry, or NULL (also for an XA_ZERO_ENTRY).
+ */
+void *mtree_load(struct maple_tree *mt, unsigned long index)
+{
+	void *entry;
+
+	rcu_read_lock();
+retry:
+	entry = mt_root_check(mt);
+	if (unlikely(!xa_is_node(entry))) {
+		if (index)
+			entry = NULL;
+		goto done;
+	}
+	if (mt_is_alloc(mt)) {
+		if (unlikely(!mt_lookup(mt, entry, index, true, &entry)))
+			goto retry;
+	} else if (unlikely(!mt_lookup(mt, entry, index, false, &entry))) {
+		goto retry;
+	}
+done:
+	rcu_read_unlock();
+	if (xa_is_zero(entry))
+		return NULL;
+	return entry;
+}
+EXPORT_SYMBOL(mtree_load);
+
+/**
+ * mt_find() - Find the first entry in [*@index, @max].
+ * @mt: Maple tree.
+ * @index: In: where to start.  Out: one past the last index of the entry
+ *         found (0 if it ends at ULONG_MAX); unchanged if none was found.
+ * @max: The last index to look at.
+ *
+ * Takes rcu_read_lock() itself.  XA_ZERO_ENTRY entries are skipped.
+ *
+ * Return: the entry, or NULL.
+ */
+void *mt_find(struct maple_tree *mt, unsigned long *index, unsigned long max)
+{
+	MA_STATE(mas, mt, *index, *index);
+	void *entry;
+
+	if (*index > max)
+		return NULL;
+
+	rcu_read_lock();
+	entry = mas_leaf_walk(&mas);
+	while (!entry || xa_is_zero(entry)) {
+		entry = mas_forward(&mas, max, false);
+		if (!entry)
+			break;
+	}
+	rcu_read_unlock();
+
+	if (entry)
+		*index = mas.last + 1;
+	return entry;
+}
+EXPORT_SYMBOL(mt_find);
+
+/**
+ * mt_find_after() - Like mt_find(), for the step after an entry was found.
+ * @mt: Maple tree.
+ * @index: As for mt_find(); 0 means the last entry ended at ULONG_MAX.
+ * @max: The last index to look at.
+ *
+ * Return: the entry, or NULL.
+ */
+void *mt_find_after(struct maple_tree *mt, unsigned long *index,
+		    unsigned long max)
+{
+	if (!(*index))
+		return NULL;
+	return mt_find(mt, index, max);
+}
+EXPORT_SYMBOL(mt_find_after);
+
+/**
+ * mt_next() - The next entry after the range that holds @index.
+ * @mt: Maple tree.
+ * @index: The index.
+ * @max: The last index an entry may start at.
+ *
+ * Takes rcu_read_lock() itself.
+ *
+ * Return: the entry, or NULL.
+ */
+void *mt_next(struct maple_tree *mt, unsigned long index, unsigned long max)
+{
+	MA_STATE(mas, mt, index, index);
+	void *entry;
+
+	rcu_read_lock();
+	entry = mas_next(&mas, max);
+	rcu_read_unlock();
+	return entry;
+}
+EXPORT_SYMBOL_GPL(mt_next);
+
+/**
+ * mt_prev() - The previous entry before the range that holds @index.
+ * @mt: Maple tree.
+ * @index: The index.
+ * @min: The lowest index an entry may end at.
+ *
+ * Takes rcu_read_lock() itself.
+ *
+ * Return: the entry, or NULL.
+ */
+void *mt_prev(struct maple_tree *mt, unsigned long index, unsigned long min)
+{
+	MA_STATE(mas, mt, index, index);
+	void *entry;
+
+	rcu_read_lock();
+	entry = mas_prev(&mas, min);
+	rcu_read_unlock();
+	return entry;
+}
+EXPORT_SYMBOL_GPL(mt_prev);
+
+/* ------------------------------------------------------------------------
+ * Writing
+ *
+ * A write of [index, last] -> entry walks two paths from the root: l[] to
+ * the leaf holding index and r[] to the leaf holding last.  Bottom-up, each
+ * level's new contents are gathered in one list (struct mt_big): at the
+ * leaves, the entries left of index, the new entry and the entries right of
+ * last; above, the untouched children left of l[], the nodes just built
+ * and the untouched children right of r[].  A level whose list is too short
+ * takes in its right neighbour (walking r[] again to it), so every node but
+ * the root and the rightmost node of a level stays at least half full.
+ * The climb stops at the first level whose list fits one node that replaces
+ * exactly one old node (its parent's pivots do not change), or at the root.
+ *
+ * Every old node inside a rebuilt level's span [span_min, span_max] is
+ * replaced; they are retired after the new nodes are published.
+ */
+
+struct mt_level {
+	struct maple_node *node;
+	unsigned long min;
+	unsigned long max;
+	enum maple_type type;
+	unsigned char offset;
+	unsigned char end;
+};
+
+/* One level's entries (or children) being rebuilt. */
+struct mt_big {
+	unsigned long pivot[MT_BIG_SLOTS];
+	void *slot[MT_BIG_SLOTS];
+	unsigned long gap[MT_BIG_SLOTS];
+	unsigned char n;
+};
+
+#define MT_WR_MAX_OUT	8
+
+struct mt_wr {
+	struct ma_state *mas;
+	struct maple_tree *mt;
+	void *entry;
+	void *content;			/* entry at index before the write */
+	unsigned long index;		/* the range, NULLs merged */
+	unsigned long last;
+	unsigned char height;		/* levels, counting a virtual root leaf */
+	unsigned char top;		/* shallowest level rebuilt */
+	bool commit;			/* false: only count the nodes */
+	bool in_rcu;
+	bool alloc;
+	enum maple_type itype;		/* type of internal nodes */
+	unsigned long nodes;		/* nodes needed or used */
+	struct maple_node *keep;	/* old node rewritten in place */
+	struct mt_level l[MAPLE_HEIGHT_MAX];
+	struct mt_level r[MAPLE_HEIGHT_MAX];
+	unsigned long span_min[MAPLE_HEIGHT_MAX];
+	unsigned long span_max[MAPLE_HEIGHT_MAX];
+	struct mt_big big;
+	struct maple_node fake;		/* root leaf of a tree without nodes */
+};
+
+static inline bool mt_wr_is_fake(const struct mt_wr *wr,
+				 const struct maple_node *node)
+{
+	return node == &wr->fake;
+}
+
+/* Present a tree without nodes as a root leaf, so one write path serves. */
+static void mt_wr_fake_root(struct mt_wr *wr, void *root)
+{
+	struct maple_node *node = &wr->fake;
+	unsigned char i;
+
+	memset(node, 0, sizeof(*node));
+	for (i = 0; i < mt_pivots[maple_leaf_64]; i++)
+		node->mr64.pivot[i] = ULONG_MAX;
+	if (root) {
+		node->mr64.pivot[0] = 0;
+		RCU_INIT_POINTER(node->mr64.slot[0], root);
+	}
+}
+
+/*
+ * Fill @path[0..@to_depth] with the nodes from the root towards @index.
+ * The caller holds the tree lock.
+ */
+static void mt_wr_walk(struct mt_wr *wr, struct mt_level *path,
+		       unsigned long index, unsigned char to_depth)
+{
+	void *root = mt_root_locked(wr->mt);
+	struct maple_enode *enode;
+	unsigned long min = 0, max = ULONG_MAX;
+	unsigned char depth;
+
+	if (!xa_is_node(root)) {
+		path[0].node = &wr->fake;
+		path[0].type = maple_leaf_64;
+		path[0].min = 0;
+		path[0].max = ULONG_MAX;
+		path[0].end = ma_data_end(&wr->fake, maple_leaf_64, ULONG_MAX);
+		path[0].offset = index ? (root ? 1 : 0) : 0;
+		return;
+	}
+
+	enode = mte_safe_root(root);
+	for (depth = 0; depth <= to_depth; depth++) {
+		struct mt_level *lv = &path[depth];
+		struct maple_node *node = mte_to_node(enode);
+		enum maple_type type = mte_node_type(enode);
+		unsigned long *pivots = ma_pivots(node, type);
+		unsigned char offset, end;
+
+		end = ma_data_end(node, type, max);
+		offset = ma_offset(pivots, type, index);
+		lv->node = node;
+		lv->type = type;
+		lv->min = min;
+		lv->max = max;
+		lv->end = end;
+		lv->offset = offset;
+		if (ma_is_leaf(type))
+			break;
+		min = ma_pivot_min(pivots, offset, min);
+		max = ma_pivot_max(pivots, type, offset, max);
+		enode = mt_slot_locked(wr->mt, ma_slots(node, type), offset);
+	}
+}
+
+static inline void mt_big_push(struct mt_big *big, unsigned long pivot,
+			       void *slot, unsigned long gap)
+{
+	big->pivot[big->n] = pivot;
+	big->slot[big->n] = slot;
+	big->gap[big->n] = gap;
+	big->n++;
+}
+
+/* Append slots @from..@to of the node at @lv to the list. */
+static void mt_big_copy(struct mt_wr *wr, const struct mt_level *lv,
+			int from, int to)
+{
+	struct maple_node *node = lv->node;
+	unsigned long *pivots = ma_pivots(node, lv->type);
+	unsigned long *gaps = ma_gaps(node, lv->type);
+	void __rcu **slots = ma_slots(node, lv->type);
+	int i;
+
+	for (i = from; i <= to; i++)
+		mt_big_push(&wr->big, ma_pivot_max(pivots, lv->type, i, lv->max),
+			    mt_slot_locked(wr->mt, slots, i),
+			    gaps ? gaps[i] : 0);
+}
+
+/* The largest gap an internal child of @lv at @offset reports. */
+static unsigned long mt_leaf_gap(void __rcu **slots, const unsigned long *pivots,
+				 enum maple_type type, unsigned char end,
+				 unsigned long min, unsigned long max)
+{
+	unsigned long gap = 0, first = min;
+	unsigned char i;
+
+	for (i = 0; i <= end; i++) {
+		unsigned long last = ma_pivot_max(pivots, type, i, max);
+
+		if (!rcu_access_pointer(slots[i]) && last - first + 1 > gap)
+			gap = last - first + 1;
+		first = last + 1;
+	}
+	return gap;
+}
+
+/* Gather the leaf level: left of index, the new entry, right of last. */
+static void mt_wr_gather_leaf(struct mt_wr *wr)
+{
+	struct mt_level *l = &wr->l[wr->height - 1];
+	struct mt_level *r = &wr->r[wr->height - 1];
+	unsigned long *pivots;
+	unsigned long first, end;
+
+	wr->big.n = 0;
+	if (l->offset)
+		mt_big_copy(wr, l, 0, l->offset - 1);
+	pivots = ma_pivots(l->node, l->type);
+	first = ma_pivot_min(pivots, l->offset, l->min);
+	if (first < wr->index)
+		mt_big_push(&wr->big, wr->index - 1,
+			    mt_slot_locked(wr->mt, ma_slots(l->node, l->type),
+					   l->offset), 0);
+	mt_big_push(&wr->big, wr->last, wr->entry, 0);
+	pivots = ma_pivots(r->node, r->type);
+	end = ma_pivot_max(pivots, r->type, r->offset, r->max);
+	if (end > wr->last)
+		mt_big_push(&wr->big, end,
+			    mt_slot_locked(wr->mt, ma_slots(r->node, r->type),
+					   r->offset), 0);
+	if (r->offset < r->end)
+		mt_big_copy(wr, r, r->offset + 1, r->end);
+}
+
+/*
+ * Write @count list entries from @from into @node (zeroed or rewritten in
+ * place), which covers [@min, list pivot of the last one].
+ *
+ * Return: the largest gap in the node (allocation trees only).
+ */
+static unsigned long mt_wr_fill(struct mt_wr *wr, struct maple_node *node,
+				enum maple_type type, int from, int count,
+				unsigned long min)
+{
+	struct mt_big *big = &wr->big;
+	unsigned long *pivots = ma_pivots(node, type);
+	void __rcu **slots = ma_slots(node, type);
+	unsigned long *gaps = ma_gaps(node, type);
+	unsigned char npiv = mt_pivots[type];
+	unsigned long max = big->pivot[from + count - 1];
+	unsigned long gap = 0;
+	unsigned char gap_off = 0;
+	int i;
+
+	for (i = 0; i < count; i++) {
+		void *slot = big->slot[from + i];
+
+		if (i < npiv)
+			pivots[i] = big->pivot[from + i];
+		RCU_INIT_POINTER(slots[i], slot);
+		if (!ma_is_leaf(type)) {
+			mt_set_parent(mte_to_node(slot), node, i);
+			if (gaps) {
+				gaps[i] = big->gap[from + i];
+				if (gaps[i] > gap) {
+					gap = gaps[i];
+					gap_off = i;
+				}
+			}
+		}
+	}
+	for (; i < mt_slots[type]; i++) {
+		if (i < npiv)
+			pivots[i] = max;
+		RCU_INIT_POINTER(slots[i], NULL);
+		if (gaps)
+			gaps[i] = 0;
+	}
+	if (type == maple_arange_64) {
+		node->ma64.meta.end = count - 1;
+		node->ma64.meta.gap = gap_off;
+	}
+	if (wr->alloc && ma_is_leaf(type))
+		gap = mt_leaf_gap(slots, pivots, type, count - 1, min, max);
+	return gap;
+}
+
+/*
+ * Cut the list into nodes of @type: evenly, or for the rightmost nodes of
+ * a level (where appends land) as full nodes with the remainder last.
+ * Returns the number of nodes; with wr->commit they are built and put in
+ * @out_* as the next level's children.
+ */
+static int mt_wr_split(struct mt_wr *wr, enum maple_type type,
+		       unsigned long min, bool rightmost,
+		       unsigned long *out_pivot, void **out_slot,
+		       unsigned long *out_gap)
+{
+	unsigned char cap = mt_slots[type];
+	int n = wr->big.n;
+	int k = DIV_ROUND_UP(n, cap);
+	int i, from = 0;
+
+	for (i = 0; i < k; i++) {
+		int count;
+
+		if (rightmost)
+			count = min_t(int, cap, n - from);
+		else
+			count = n / k + (i < n % k);
+		out_pivot[i] = wr->big.pivot[from + count - 1];
+		out_slot[i] = NULL;
+		out_gap[i] = 0;
+		wr->nodes++;
+		if (wr->commit) {
+			struct maple_node *node = mas_pop_node(wr->mas);
+
+			out_gap[i] = mt_wr_fill(wr, node, type, from, count,
+						min);
+			out_slot[i] = mt_mk_node(node, type);
+		}
+		min = out_pivot[i] + 1;
+		from += count;
+	}
+	return k;
+}
+
+static void mt_wr_free_span(struct mt_wr *wr, struct maple_node *node,
+			    unsigned char depth, enum maple_type type,
+			    unsigned long min, unsigned long max);
+
+/* Retire the children of @node that lie inside the span one level down. */
+static void mt_wr_free_children(struct mt_wr *wr, struct maple_node *node,
+				unsigned char depth, enum maple_type type,
+				unsigned long min, unsigned long max)
+{
+	unsigned long *pivots = ma_pivots(node, type);
+	void __rcu **slots = ma_slots(node, type);
+	unsigned long smin = wr->span_min[depth + 1];
+	unsigned long smax = wr->span_max[depth + 1];
+	unsigned char end = ma_data_end(node, type, max);
+	unsigned char i;
+
+	for (i = 0; i <= end; i++) {
+		unsigned long cmin = ma_pivot_min(pivots, i, min);
+		unsigned long cmax = ma_pivot_max(pivots, type, i, max);
+		struct maple_enode *child;
+
+		if (cmax < smin)
+			continue;
+		if (cmin > smax)
+			break;
+		child = mt_slot_locked(wr->mt, slots, i);
+		mt_wr_free_span(wr, mte_to_node(child), depth + 1,
+				mte_node_type(child), cmin, cmax);
+	}
+}
+
+/* Retire @node and every old node below it inside the rebuilt spans. */
+static void mt_wr_free_span(struct mt_wr *wr, struct maple_node *node,
+			    unsigned char depth, enum maple_type type,
+			    unsigned long min, unsigned long max)
+{
+	if (!ma_is_leaf(type))
+		mt_wr_free_children(wr, node, depth, type, min, max);
+	if (node != wr->keep && !mt_wr_is_fake(wr, node))
+		mt_retire_node(wr->mt, node);
+}
+
+/* Push a changed child gap up through the ancestors on the l[] path. */
+static void mt_wr_update_gaps(struct mt_wr *wr, int depth, unsigned long gap)
+{
+	for (; depth >= 0; depth--) {
+		struct mt_level *lv = &wr->l[depth];
+		struct maple_node *node = lv->node;
+		unsigned long *gaps = node->ma64.gap;
+		unsigned long old_max = 0, new_max = 0;
+		unsigned char i, gap_off = 0;
+
+		for (i = 0; i <= lv->end; i++)
+			if (gaps[i] > old_max)
+				old_max = gaps[i];
+		if (gaps[lv->offset] == gap)
+			return;
+		WRITE_ONCE(gaps[lv->offset], gap);
+		for (i = 0; i <= lv->end; i++) {
+			if (gaps[i] > new_max) {
+				new_max = gaps[i];
+				gap_off = i;
+			}
+		}
+		node->ma64.meta.gap = gap_off;
+		if (new_max == old_max)
+			return;
+		gap = new_max;
+	}
+}
+
+/* Publish @enode (or a plain entry, or NULL) as the tree's root. */
+static void mt_wr_set_root(struct mt_wr *wr, void *root, unsigned char height)
+{
+	if (xa_is_node(root))
+		mt_set_parent_root(mte_to_node(mte_safe_root(root)), wr->mt);
+	mt_set_height(wr->mt, height);
+	rcu_assign_pointer(wr->mt->ma_root, root);
+}
+
+/*
+ * The level at @depth spans the whole tree and fits one node: that node is
+ * the new root (the levels above, if any, go away).
+ */
+static void mt_wr_finish_root(struct mt_wr *wr, unsigned char depth,
+			      enum maple_type type)
+{
+	struct mt_big *big = &wr->big;
+	struct maple_node *node;
+	unsigned char d;
+
+	for (d = 0; d < depth; d++) {
+		wr->span_min[d] = 0;
+		wr->span_max[d] = ULONG_MAX;
+	}
+	wr->top = 0;
+
+	if (ma_is_leaf(type) &&
+	    ((big->n == 1 && !big->slot[0]) ||
+	     (big->n == 2 && big->pivot[0] == 0 && !big->slot[1] &&
+	      big->slot[0] && !xa_is_internal(big->slot[0])))) {
+		/* Empty, or a single entry at 0: no node at all. */
+		if (!wr->commit)
+			return;
+		mt_wr_set_root(wr, big->slot[0], 0);
+		goto free;
+	}
+
+	wr->nodes++;
+	if (!wr->commit)
+		return;
+	node = mas_pop_node(wr->mas);
+	mt_wr_fill(wr, node, type, 0, big->n, 0);
+	mt_wr_set_root(wr, mte_mk_root(mt_mk_node(node, type)),
+		       wr->height - depth);
+free:
+	if (!mt_wr_is_fake(wr, wr->l[0].node))
+		mt_wr_free_span(wr, wr->l[0].node, 0, wr->l[0].type,
+				0, ULONG_MAX);
+}
+
+/* The root level overflows: split it and add a level on top. */
+static void mt_wr_grow_root(struct mt_wr *wr, enum maple_type type)
+{
+	unsigned long pivot[MT_WR_MAX_OUT], gap[MT_WR_MAX_OUT];
+	void *slot[MT_WR_MAX_OUT];
+	struct maple_node *node;
+	int k, i;
+
+	wr->top = 0;
+	k = mt_wr_split(wr, type, 0, true, pivot, slot, gap);
+	wr->nodes++;
+	if (!wr->commit)
+		return;
+	wr->big.n = 0;
+	for (i = 0; i < k; i++)
+		mt_big_push(&wr->big, pivot[i], slot[i], gap[i]);
+	node = mas_pop_node(wr->mas);
+	mt_wr_fill(wr, node, wr->itype, 0, k, 0);
+	mt_wr_set_root(wr, mte_mk_root(mt_mk_node(node, wr->itype)),
+		       wr->height + 1);
+	if (!mt_wr_is_fake(wr, wr->l[0].node))
+		mt_wr_free_span(wr, wr->l[0].node, 0, wr->l[0].type,
+				0, ULONG_MAX);
+}
+
+/* One node replaces l[depth].node; the parent's pivots stay as they are. */
+static void mt_wr_replace(struct mt_wr *wr, unsigned char depth,
+			  enum maple_type type)
+{
+	struct mt_level *lv = &wr->l[depth];
+	struct mt_level *parent = &wr->l[depth - 1];
+	struct maple_node *node;
+	unsigned long gap;
+
+	wr->top = depth;
+	if (!wr->in_rcu) {
+		/* Nobody reads beside us: rewrite the old node in place. */
+		if (!wr->commit)
+			return;
+		node = lv->node;
+		wr->keep = node;
+		if (!ma_is_leaf(type))
+			mt_wr_free_children(wr, node, depth, type,
+					    lv->min, lv->max);
+		gap = mt_wr_fill(wr, node, type, 0, wr->big.n, lv->min);
+	} else {
+		wr->nodes++;
+		if (!wr->commit)
+			return;
+		node = mas_pop_node(wr->mas);
+		gap = mt_wr_fill(wr, node, type, 0, wr->big.n, lv->min);
+		mt_set_parent(node, parent->node, parent->offset);
+		rcu_assign_pointer(ma_slots(parent->node, parent->type)[parent->offset],
+				   mt_mk_node(node, type));
+		mt_wr_free_span(wr, lv->node, depth, type, lv->min, lv->max);
+	}
+	if (wr->alloc)
+		mt_wr_update_gaps(wr, depth - 1, gap);
+}
+
+/* Prepend the left sibling of l[@depth] to the list if all fits a node. */
+static void mt_wr_absorb_left(struct mt_wr *wr, unsigned char depth,
+			      enum maple_type type)
+{
+	struct mt_level *parent = &wr->l[depth - 1];
+	struct mt_level *l = &wr->l[depth];
+	struct mt_level sib;
+	unsigned long *pivots = ma_pivots(parent->node, parent->type);
+	struct maple_enode *enode;
+	struct mt_big *big = &wr->big;
+	unsigned char count, offset, n;
+
+	if (!parent->offset)
+		return;
+	offset = parent->offset - 1;
+	enode = mt_slot_locked(wr->mt, ma_slots(parent->node, parent->type),
+			       offset);
+	sib.node = mte_to_node(enode);
+	sib.type = mte_node_type(enode);
+	sib.min = ma_pivot_min(pivots, offset, parent->min);
+	sib.max = pivots[offset];
+	sib.end = ma_data_end(sib.node, sib.type, sib.max);
+	sib.offset = 0;
+	count = sib.end + 1;
+	if (count + big->n > mt_slots[type])
+		return;
+
+	n = big->n;
+	memmove(big->pivot + count, big->pivot, n * sizeof(big->pivot[0]));
+	memmove(big->slot + count, big->slot, n * sizeof(big->slot[0]));
+	memmove(big->gap + count, big->gap, n * sizeof(big->gap[0]));
+	big->n = 0;
+	mt_big_copy(wr, &sib, 0, sib.end);
+	big->n = n + count;
+	*l = sib;
+	parent->offset = offset;
+}
+
+/*
+ * Rebuild from the leaves up.  Used twice with identical decisions: to
+ * count the nodes (!wr->commit) and to build and publish them.
+ */
+static void mt_wr_rebuild(struct mt_wr *wr)
+{
+	unsigned long pivot[MT_WR_MAX_OUT], gap[MT_WR_MAX_OUT];
+	void *slot[MT_WR_MAX_OUT];
+	unsigned char depth = wr->height - 1;
+	enum maple_type type = maple_leaf_64;
+
+	wr->nodes = 0;
+	wr->keep = NULL;
+	mt_wr_gather_leaf(wr);
+	for (;;) {
+		struct mt_level *l = &wr->l[depth];
+		struct mt_level *r = &wr->r[depth];
+		unsigned char cap = mt_slots[type];
+		bool rightmost;
+		int k, i;
+
+		/* Too few for a node of their own: take in the neighbour. */
+		while (depth && wr->big.n < mt_min_slots[type] &&
+		       r->max != ULONG_MAX) {
+			mt_wr_walk(wr, wr->r, r->max + 1, depth);
+			mt_big_copy(wr, r, 0, r->end);
+		}
+		/*
+		 * The rightmost node may stay small, so appends leave full
+		 * nodes behind; but fold it into its left sibling when both
+		 * fit in one node, so a shrinking tree loses height.
+		 */
+		if (depth && wr->big.n < mt_min_slots[type] &&
+		    r->max == ULONG_MAX)
+			mt_wr_absorb_left(wr, depth, type);
+		wr->span_min[depth] = l->min;
+		wr->span_max[depth] = r->max;
+		rightmost = r->max == ULONG_MAX;
+
+		if (l->min == 0 && rightmost && wr->big.n <= cap) {
+			mt_wr_finish_root(wr, depth, type);
+			return;
+		}
+		if (!depth) {
+			mt_wr_grow_root(wr, type);
+			return;
+		}
+		if (l->node == r->node && wr->big.n <= cap &&
+		    (wr->big.n >= mt_min_slots[type] || rightmost)) {
+			mt_wr_replace(wr, depth, type);
+			return;
+		}
+
+		k = mt_wr_split(wr, type, l->min, rightmost, pivot, slot, gap);
+		depth--;
+		type = wr->itype;
+		l = &wr->l[depth];
+		r = &wr->r[depth];
+		wr->big.n = 0;
+		if (l->offset)
+			mt_big_copy(wr, l, 0, l->offset - 1);
+		for (i = 0; i < k; i++)
+			mt_big_push(&wr->big, pivot[i], slot[i], gap[i]);
+		if (r->offset < r->end)
+			mt_big_copy(wr, r, r->offset + 1, r->end);
+	}
+}
+
+/*
+ * Storing NULL merges with the NULL ranges on either side, so the tree
+ * never holds two NULL ranges in a row (also across leaves).
+ */
+static void mt_wr_extend_null(struct mt_wr *wr)
+{
+	unsigned char leaf = wr->height - 1;
+	struct mt_level *lv = &wr->l[leaf];
+	struct mt_level *rv = &wr->r[leaf];
+	void __rcu **slots = ma_slots(lv->node, lv->type);
+	unsigned long *pivots = ma_pivots(lv->node, lv->type);
+	unsigned long first, end, index = wr->index, last = wr->last;
+	void *content;
+
+	first = ma_pivot_min(pivots, lv->offset, lv->min);
+	if (!mt_slot_locked(wr->mt, slots, lv->offset)) {
+		index = first;
+	} else if (first == index && index) {
+		if (lv->offset) {
+			if (!mt_slot_locked(wr->mt, slots, lv->offset - 1))
+				index = ma_pivot_min(pivots, lv->offset - 1,
+						     lv->min);
+		} else {
+			MA_STATE(prev, wr->mt, index - 1, index - 1);
+
+			if (!mas_leaf_walk(&prev))
+				index = prev.index;
+		}
+	}
+
+	slots = ma_slots(rv->node, rv->type);
+	pivots = ma_pivots(rv->node, rv->type);
+	end = ma_pivot_max(pivots, rv->type, rv->offset, rv->max);
+	content = mt_slot_locked(wr->mt, slots, rv->offset);
+	if (!content) {
+		last = end;
+	} else if (end == last && last != ULONG_MAX) {
+		if (rv->offset < rv->end) {
+			if (!mt_slot_locked(wr->mt, slots, rv->offset + 1))
+				last = ma_pivot_max(pivots, rv->type,
+						    rv->offset + 1, rv->max);
+		} else {
+			MA_STATE(next, wr->mt, last + 1, last + 1);
+
+			if (!mas_leaf_walk(&next))
+				last = next.last;
+		}
+	}
+
+	if (index != wr->index) {
+		wr->index = index;
+		mt_wr_walk(wr, wr->l, index, leaf);
+	}
+	if (last != wr->last) {
+		wr->last = last;
+		mt_wr_walk(wr, wr->r, last, leaf);
+	}
+}
+
+/* Set up a write of @entry over [mas->index, mas->last]. */
+static void mt_wr_prepare(struct mt_wr *wr, struct ma_state *mas, void *entry)
+{
+	struct maple_tree *mt = mas->tree;
+	void *root = mt_root_locked(mt);
+	struct mt_level *lv;
+
+	wr->mas = mas;
+	wr->mt = mt;
+	wr->entry = entry;
+	wr->in_rcu = mt_in_rcu(mt);
+	wr->alloc = mt_is_alloc(mt);
+	wr->itype = mt_internal_type(mt);
+	wr->index = mas->index;
+	wr->last = mas->last;
+	wr->commit = false;
+	wr->nodes = 0;
+	wr->keep = NULL;
+	if (xa_is_node(root)) {
+		wr->height = mt_height(mt);
+	} else {
+		mt_wr_fake_root(wr, root);
+		wr->height = 1;
+	}
+
+	mt_wr_walk(wr, wr->l, wr->index, wr->height - 1);
+	mt_wr_walk(wr, wr->r, wr->last, wr->height - 1);
+	lv = &wr->l[wr->height - 1];
+	wr->content = mt_slot_locked(mt, ma_slots(lv->node, lv->type),
+				     lv->offset);
+	if (!entry)
+		mt_wr_extend_null(wr);
+}
+
+/*
+ * The write replaces exactly one existing range: a single pointer store,
+ * safe beside RCU readers and needing no node.
+ */
+static bool mt_wr_is_slot_store(const struct mt_wr *wr)
+{
+	const struct mt_level *lv = &wr->l[wr->height - 1];
+	const struct mt_level *rv = &wr->r[wr->height - 1];
+	unsigned long *pivots;
+
+	if (lv->node != rv->node || lv->offset != rv->offset ||
+	    mt_wr_is_fake(wr, lv->node))
+		return false;
+	/* A root leaf of one or two ranges may have to give way to no node. */
+	if (wr->height == 1 && lv->end <= 1)
+		return false;
+	pivots = ma_pivots(lv->node, lv->type);
+	return ma_pivot_min(pivots, lv->offset, lv->min) == wr->index &&
+	       ma_pivot_max(pivots, lv->type, lv->offset, lv->max) == wr->last;
+}
+
+static void mt_wr_slot_store(struct mt_wr *wr)
+{
+	unsigned char leaf = wr->height - 1;
+	struct mt_level *lv = &wr->l[leaf];
+	void __rcu **slots = ma_slots(lv->node, lv->type);
+
+	rcu_assign_pointer(slots[lv->offset], wr->entry);
+	if (wr->alloc && leaf && !wr->content != !wr->entry)
+		mt_wr_update_gaps(wr, leaf - 1,
+				  mt_leaf_gap(slots, ma_pivots(lv->node, lv->type),
+					      lv->type, lv->end, lv->min,
+					      lv->max));
+}
+
+/*
+ * The common overwrite: [mas->index, mas->last] is exactly one existing
+ * range, so one pointer store does it, beside RCU readers too.  The walk
+ * only notes each level's pivots and offset; a leaf's own bounds are looked
+ * up in the ancestors when the slot is at the leaf's edge.  Anything else,
+ * a gap change included, is left to the full write path.
+ */
+static bool mas_wr_slot_fast(struct ma_state *mas, void *entry,
+			     void **content)
+{
+	struct maple_tree *mt = mas->tree;
+	unsigned long index = mas->index;
+	unsigned long *lvl_pivots[MAPLE_HEIGHT_MAX];
+	unsigned char lvl_offset[MAPLE_HEIGHT_MAX];
+	unsigned long first, last, *pivots;
+	struct maple_enode *enode;
+	struct maple_node *node;
+	enum maple_type type;
+	void __rcu **slots;
+	unsigned char offset, depth = 0;
+	void *root = mt_root_locked(mt);
+	void *old;
+	int d;
+
+	if (unlikely(!xa_is_node(root)))
+		return false;
+	enode = mte_safe_root(root);
+	for (;;) {
+		node = mte_to_node(enode);
+		type = mte_node_type(enode);
+		pivots = ma_pivots(node, type);
+		slots = ma_slots(node, type);
+		offset = ma_offset(pivots, type, index);
+		if (ma_is_leaf(type)) {
+			/* See mt_wr_is_slot_store() on tiny root leaves. */
+			if (!depth && pivots[1] == ULONG_MAX)
+				return false;
+			break;
+		}
+		lvl_pivots[depth] = pivots;
+		lvl_offset[depth++] = offset;
+		enode = mt_slot_locked(mt, slots, offset);
+	}
+
+	if (offset) {
+		first = pivots[offset - 1] + 1;
+	} else {
+		first = 0;
+		for (d = depth - 1; d >= 0; d--) {
+			if (lvl_offset[d]) {
+				first = lvl_pivots[d][lvl_offset[d] - 1] + 1;
+				break;
+			}
+		}
+	}
+	if (first != index)
+		return false;
+	if (offset < MAPLE_RANGE64_SLOTS - 1) {
+		last = pivots[offset];
+	} else {
+		enum maple_type itype = mt_internal_type(mt);
+
+		last = ULONG_MAX;
+		for (d = depth - 1; d >= 0; d--) {
+			if (lvl_offset[d] < mt_pivots[itype]) {
+				last = lvl_pivots[d][lvl_offset[d]];
+				break;
+			}
+		}
+	}
+	if (last != mas->last)
+		return false;
+
+	old = mt_slot_locked(mt, slots, offset);
+	if (!entry) {
+		/* A NULL must not end up beside another NULL. */
+		if (!offset || offset + 1 >= MAPLE_RANGE64_SLOTS - 1 ||
+		    pivots[offset + 1] == pivots[offset] ||
+		    !mt_slot_locked(mt, slots, offset - 1) ||
+		    !mt_slot_locked(mt, slots, offset + 1))
+			return false;
+	}
+	if (!old != !entry && mt_is_alloc(mt))
+		return false;
+	rcu_assign_pointer(slots[offset], entry);
+	*content = old;
+	mas->node = MAS_PAUSE;
+	return true;
+}
+
+/* Every write but the single-slot overwrite: plan, allocate, rebuild. */
+static noinline void *mas_wr_store_slow(struct ma_state *mas, void *entry)
+{
+	struct mt_wr wr;
+
+	mt_wr_prepare(&wr, mas, entry);
+	if (mt_wr_is_slot_store(&wr)) {
+		mt_wr_slot_store(&wr);
+		goto done;
+	}
+
+	mt_wr_rebuild(&wr);
+	if (mas_allocated(mas) < wr.nodes &&
+	    mas_alloc_nodes(mas, wr.nodes, GFP_NOWAIT | __GFP_NOWARN)) {
+		mas_set_err(mas, -ENOMEM);
+		return wr.content;
+	}
+	/* The planning pass may have moved l[] and r[] to neighbours. */
+	mt_wr_walk(&wr, wr.l, wr.index, wr.height - 1);
+	mt_wr_walk(&wr, wr.r, wr.last, wr.height - 1);
+	wr.commit = true;
+	mt_wr_rebuild(&wr);
+done:
+	mas->index = wr.index;
+	mas->last = wr.last;
+	mas->node = MAS_PAUSE;
+	return wr.content;
+}
+
+/*
+ * Store @entry over [mas->index, mas->last] with the nodes in the state's
+ * pool, allocating what is missing without sleeping.  On failure mas->node
+ * holds the error and the tree is unchanged.
+ *
+ * Return: the entry that was at mas->index.
+ */
+static inline void *mas_wr_store(struct ma_state *mas, void *entry)
+{
+	void *content;
+
+	if (unlikely(mas->index > mas->last)) {
+		mas_set_err(mas, -EINVAL);
+		return NULL;
+	}
+	if (mas_wr_slot_fast(mas, entry, &content))
+		return content;
+	return mas_wr_store_slow(mas, entry);
+}
+
+/**
+ * mas_store() - Store @entry over [mas->index, mas->last].
+ * @mas: Maple Tree operation state.
+ * @entry: The entry (may be NULL, which erases the range).
+ *
+ * The caller holds the tree lock.  Nodes come from the state's pool (see
+ * mas_preallocate()) or are allocated without sleeping; on failure the
+ * state holds -ENOMEM, the tree is unchanged, and mas_nomem() can allocate
+ * for a retry.  Afterwards mas->index/last bound the stored range (widened
+ * to merge with NULL neighbours when @entry is NULL) and the next
+ * mas_find()/mas_next() continues after it.
+ *
+ * Return: the entry that was at mas->index before the store.
+ */
+void *mas_store(struct ma_state *mas, void *entry)
+{
+	return mas_wr_store(mas, entry);
+}
+EXPORT_SYMBOL_GPL(mas_store);
+
+/**
+ * mas_store_gfp() - Store @entry over [mas->index, mas->last], allocating.
+ * @mas: Maple Tree operation state.
+ * @entry: The entry.
+ * @gfp: Allocation flags; if they allow blocking, the tree's own lock is
+ *       dropped while allocating.
+ *
+ * Return: 0, -EINVAL if mas->index > mas->last, or -ENOMEM (tree
+ * unchanged).
+ */
+int mas_store_gfp(struct ma_state *mas, void *entry, gfp_t gfp)
+{
+retry:
+	mas_wr_store(mas, entry);
+	if (unlikely(mas_is_err(mas))) {
+		if (mas_nomem(mas, gfp))
+			goto retry;
+		return xa_err(mas->node);
+	}
+	if (unlikely(mas->alloc))
+		mas_destroy(mas);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(mas_store_gfp);
+
+/**
+ * mas_preallocate() - Allocate the nodes the store of @entry will need.
+ * @mas: Maple Tree operation state, set to the range to store.
+ * @entry: The entry that will be stored.
+ * @gfp: Allocation flags.
+ *
+ * Works out what the store of @entry over [mas->index, mas->last] will do
+ * on the tree as it is now and allocates exactly the nodes it needs: none
+ * for a store that replaces one range, or (outside RCU mode) that fits in
+ * the leaf it lands in.  The caller holds the tree lock until the matching
+ * mas_store_prealloc(), which then cannot fail.
+ *
+ * Return: 0, or -ENOMEM with nothing allocated.
+ */
+int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
+{
+	struct mt_wr wr;
+
+	if (unlikely(mas->index > mas->last))
+		return -EINVAL;
+	mt_wr_prepare(&wr, mas, entry);
+	if (!mt_wr_is_slot_store(&wr))
+		mt_wr_rebuild(&wr);
+	if (mas_alloc_nodes(mas, wr.nodes, gfp)) {
+		mas_destroy(mas);
+		return -ENOMEM;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(mas_preallocate);
+
+/**
+ * mas_store_prealloc() - Store @entry with nodes from mas_preallocate().
+ * @mas: Maple Tree operation state.
+ * @entry: The entry, as given to mas_preallocate().
+ *
+ * Frees the nodes the store did not use.  The caller holds the tree lock.
+ */
+void mas_store_prealloc(struct ma_state *mas, void *entry)
+{
+	mas_wr_store(mas, entry);
+	WARN_ON(mas_is_err(mas));
+	mas_destroy(mas);
+}
+EXPORT_SYMBOL_GPL(mas_store_prealloc);
+
+/**
+ * mas_expected_entries() - Allocate for a run of ascending stores.
+ * @mas: Maple Tree operation state.
+ * @nr_entries: How many entries will be stored.
+ *
+ * Allocates enough nodes for @nr_entries ranges (and the gaps between
+ * them) appended in ascending order; the stores take nodes from this pool.
+ * Call mas_destroy() when done to free what was not used.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mas_expected_entries(struct ma_state *mas, unsigned long nr_entries)
+{
+	unsigned long slots = nr_entries * 2 + 1;
+	unsigned long nodes = 1;
+
+	while (slots > 1) {
+		slots = DIV_ROUND_UP(slots, MAPLE_RANGE64_SLOTS - 1);
+		nodes += slots;
+	}
+	if (mas_alloc_nodes(mas, nodes + MAPLE_HEIGHT_MAX / 4, GFP_KERNEL)) {
+		mas_set_err(mas, -ENOMEM);
+		return -ENOMEM;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(mas_expected_entries);
+
+/**
+ * mas_erase() - Erase the range that holds mas->index.
+ * @mas: Maple Tree operation state.
+ *
+ * The caller holds the tree lock; allocation may drop it (GFP_KERNEL).
+ * Afterwards mas->index/last bound the erased range.
+ *
+ * Return: the entry that was erased, or NULL.
+ */
+void *mas_erase(struct ma_state *mas)
+{
+	void *entry;
+
+	mas->node = MAS_START;
+	entry = mas_leaf_walk(mas);
+	if (!entry)
+		return NULL;
+retry:
+	mas_wr_store(mas, NULL);
+	if (mas_nomem(mas, GFP_KERNEL))
+		goto retry;
+	return entry;
+}
+EXPORT_SYMBOL_GPL(mas_erase);
+
+/* ------------------------------------------------------------------------
+ * Normal API writes
+ */
+
+/**
+ * mtree_store_range() - Store @entry over [@index, @last].
+ * @mt: Maple tree.
+ * @index: First index.
+ * @last: Last index.
+ * @entry: The entry; NULL erases.
+ * @gfp: Allocation flags.
+ *
+ * Takes the tree lock.
+ *
+ * Return: 0; -EINVAL for @index > @last or a reserved entry; -ENOMEM with
+ * the tree unchanged.
+ */
+int mtree_store_range(struct maple_tree *mt, unsigned long index,
+		      unsigned long last, void *entry, gfp_t gfp)
+{
+	MA_STATE(mas, mt, index, last);
+	int ret;
+
+	if (mt_is_reserved(entry) || index > last)
+		return -EINVAL;
+
+	mtree_lock(mt);
+	ret = mas_store_gfp(&mas, entry, gfp);
+	mtree_unlock(mt);
+	if (unlikely(mas.alloc))
+		mas_destroy(&mas);
+	return ret;
+}
+EXPORT_SYMBOL(mtree_store_range);
+
+/**
+ * mtree_store() - Store @entry at @index.
+ * @mt: Maple tree.
+ * @index: The index.
+ * @entry: The entry; NULL erases.
+ * @gfp: Allocation flags.
+ *
+ * Return: as mtree_store_range().
+ */
+int mtree_store(struct maple_tree *mt, unsigned long index, void *entry,
+		gfp_t gfp)
+{
+	return mtree_store_range(mt, index, index, entry, gfp);
+}
+EXPORT_SYMBOL(mtree_store);
+
+/**
+ * mtree_insert_range() - Store @entry over [@first, @last] if it is empty.
+ * @mt: Maple tree.
+ * @first: First index.
+ * @last: Last index.
+ * @entry: The entry.
+ * @gfp: Allocation flags.
+ *
+ * Takes the tree lock.
+ *
+ * Return: 0; -EEXIST if any index in the range holds an entry; -EINVAL for
+ * @first > @last or a reserved entry; -ENOMEM with the tree unchanged.
+ */
+int mtree_insert_range(struct maple_tree *mt, unsigned long first,
+		       unsigned long last, void *entry, gfp_t gfp)
+{
+	MA_STATE(mas, mt, first, last);
+	int ret = 0;
+
+	if (mt_is_reserved(entry) || first > last)
+		return -EINVAL;
+
+	mtree_lock(mt);
+retry:
+	{
+		MA_STATE(probe, mt, first, first);
+
+		if (mas_leaf_walk(&probe) || probe.last < last) {
+			ret = -EEXIST;
+			goto unlock;
+		}
+	}
+	mas_set_range(&mas, first, last);
+	mas_wr_store(&mas, entry);
+	if (mas_nomem(&mas, gfp))
+		goto retry;
+	if (mas_is_err(&mas))
+		ret = xa_err(mas.node);
+unlock:
+	mtree_unlock(mt);
+	mas_destroy(&mas);
+	return ret;
+}
+EXPORT_SYMBOL(mtree_insert_range);
+
+/**
+ * mtree_insert() - Store @entry at @index if it is empty.
+ * @mt: Maple tree.
+ * @index: The index.
+ * @entry: The entry.
+ * @gfp: Allocation flags.
+ *
+ * Return: as mtree_insert_range().
+ */
+int mtree_insert(struct maple_tree *mt, unsigned long index, void *entry,
+		 gfp_t gfp)
+{
+	return mtree_insert_range(mt, index, index, entry, gfp);
+}
+EXPORT_SYMBOL(mtree_insert);
+
+/**
+ * mtree_erase() - Erase the range that holds @index.
+ * @mt: Maple tree.
+ * @index: The index.
+ *
+ * Takes the tree lock.
+ *
+ * Return: the entry erased, or NULL.
+ */
+void *mtree_erase(struct maple_tree *mt, unsigned long index)
+{
+	MA_STATE(mas, mt, index, index);
+	void *entry;
+
+	mtree_lock(mt);
+	entry = mas_erase(&mas);
+	mtree_unlock(mt);
+	mas_destroy(&mas);
+	return entry;
+}
+EXPORT_SYMBOL(mtree_erase);
+
+/* ------------------------------------------------------------------------
+ * Destruction
+ */
+
+static void mt_destroy_walk(struct maple_tree *mt, struct maple_enode *enode)
+{
+	struct maple_node *node = mte_to_node(enode);
+	enum maple_type type = mte_node_type(enode);
+
+	if (!ma_is_leaf(type)) {
+		void __rcu **slots = ma_slots(node, type);
+		unsigned char i;
+
+		for (i = 0; i < mt_slots[type]; i++) {
+			struct maple_enode *child = mt_slot_locked(mt, slots, i);
+
+			if (!child)
+				break;
+			mt_destroy_walk(mt, child);
+		}
+	}
+	mt_retire_node(mt, node);
+}
+
+/**
+ * __mt_destroy() - Free every node of the tree; the caller holds the lock.
+ * @mt: Maple tree.
+ *
+ * The tree is empty afterwards and keeps its flags (but not its height).
+ * In RCU mode the nodes are freed after a grace period.
+ */
+void __mt_destroy(struct maple_tree *mt)
+{
+	void *root = mt_root_locked(mt);
+
+	rcu_assign_pointer(mt->ma_root, NULL);
+	mt_set_height(mt, 0);
+	if (xa_is_node(root))
+		mt_destroy_walk(mt, mte_safe_root(root));
+}
+EXPORT_SYMBOL_GPL(__mt_destroy);
+
+/**
+ * mtree_destroy() - Free every node of the tree.
+ * @mt: Maple tree.
+ *
+ * Takes the tree lock.  The entries themselves are the caller's.
+ */
+void mtree_destroy(struct maple_tree *mt)
+{
+	mtree_lock(mt);
+	__mt_destroy(mt);
+	mtree_unlock(mt);
+}
+EXPORT_SYMBOL(mtree_destroy);
+
+/* ------------------------------------------------------------------------
+ * Gap search
+ *
+ * In allocation trees every internal slot carries the size of the largest
+ * NULL range below it, so the search skips subtrees that cannot fit.  Other
+ * trees are searched without that help.
+ */
+
+struct mt_gap_search {
+	struct maple_tree *mt;
+	unsigned long min;
+	unsigned long max;
+	unsigned long size;
+	bool rev;
+	unsigned long found;		/* first index of the area */
+};
+
+/* Does the NULL range [first, last] hold the area inside [min, max]? */
+static bool mt_gap_fits(struct mt_gap_search *gs, unsigned long first,
+			unsigned long last)
+{
+	unsigned long lo = max(first, gs->min);
+	unsigned long hi = min(last, gs->max);
+
+	if (lo > hi || hi - lo < gs->size - 1)
+		return false;
+	gs->found = gs->rev ? hi - (gs->size - 1) : lo;
+	return true;
+}
+
+static bool mt_gap_search_node(struct mt_gap_search *gs,
+			       struct maple_enode *enode,
+			       unsigned long min, unsigned long max)
+{
+	struct maple_node *node = mte_to_node(enode);
+	enum maple_type type = mte_node_type(enode);
+	unsigned long *pivots = ma_pivots(node, type);
+	unsigned long *gaps = ma_gaps(node, type);
+	void __rcu **slots = ma_slots(node, type);
+	unsigned char end = ma_data_end(node, type, max);
+	int i, step = gs->rev ? -1 : 1;
+
+	for (i = gs->rev ? end : 0; i >= 0 && i <= end; i += step) {
+		unsigned long first = ma_pivot_min(pivots, i, min);
+		unsigned long last = ma_pivot_max(pivots, type, i, max);
+		void *slot;
+
+		if (last < gs->min) {
+			if (gs->rev)
+				break;
+			continue;
+		}
+		if (first > gs->max) {
+			if (!gs->rev)
+				break;
+			continue;
+		}
+		slot = mt_slot(gs->mt, slots, i);
+		if (ma_is_leaf(type)) {
+			if (!slot && mt_gap_fits(gs, first, last))
+				return true;
+			continue;
+		}
+		if (gaps && gaps[i] < gs->size)
+			continue;
+		if (mt_gap_search_node(gs, slot, first, last))
+			return true;
+	}
+	return false;
+}
+
+static int mas_empty_area_common(struct ma_state *mas, unsigned long min,
+				 unsigned long max, unsigned long size,
+				 bool rev)
+{
+	struct mt_gap_search gs = {
+		.mt = mas->tree, .min = min, .max = max, .size = size,
+		.rev = rev,
+	};
+	void *root;
+	bool found;
+
+	if (!size || min > max || max - min < size - 1)
+		return -EINVAL;
+
+	root = mt_root_check(mas->tree);
+	if (xa_is_node(root))
+		found = mt_gap_search_node(&gs, mte_safe_root(root), 0,
+					   ULONG_MAX);
+	else if (root)
+		found = mt_gap_fits(&gs, 1, ULONG_MAX);
+	else
+		found = mt_gap_fits(&gs, 0, ULONG_MAX);
+
+	if (!found) {
+		mas_set_err(mas, -EBUSY);
+		return -EBUSY;
+	}
+	mas->index = gs.found;
+	mas->last = gs.found + size - 1;
+	mas->node = MAS_START;
+	return 0;
+}
+
+/**
+ * mas_empty_area() - Find the lowest empty area of @size in [@min, @max].
+ * @mas: Maple Tree operation state.
+ * @min: Lowest index the area may start at.
+ * @max: Highest index the area may end at.
+ * @size: Size of the area.
+ *
+ * The caller holds the tree lock or rcu_read_lock().  On success
+ * mas->index/last bound the area.
+ *
+ * Return: 0; -EBUSY if no area fits; -EINVAL if @size is 0, @min > @max or
+ * the window is smaller than @size.
+ */
+int mas_empty_area(struct ma_state *mas, unsigned long min,
+		   unsigned long max, unsigned long size)
+{
+	return mas_empty_area_common(mas, min, max, size, false);
+}
+EXPORT_SYMBOL_GPL(mas_empty_area);
+
+/**
+ * mas_empty_area_rev() - Find the highest empty area of @size in the window.
+ * @mas: Maple Tree operation state.
+ * @min: Lowest index the area may start at.
+ * @max: Highest index the area may end at.
+ * @size: Size of the area.
+ *
+ * Return: as mas_empty_area().
+ */
+int mas_empty_area_rev(struct ma_state *mas, unsigned long min,
+		       unsigned long max, unsigned long size)
+{
+	return mas_empty_area_common(mas, min, max, size, true);
+}
+EXPORT_SYMBOL_GPL(mas_empty_area_rev);
+
+static int mtree_alloc_common(struct maple_tree *mt, unsigned long *startp,
+			      void *entry, unsigned long size,
+			      unsigned long min, unsigned long max, gfp_t gfp,
+			      bool rev)
+{
+	MA_STATE(mas, mt, 0, 0);
+	int ret;
+
+	if (!mt_is_alloc(mt) || mt_is_reserved(entry))
+		return -EINVAL;
+	if (!size || min > max || max - min < size - 1)
+		return -EINVAL;
+
+	mtree_lock(mt);
+retry:
+	ret = mas_empty_area_common(&mas, min, max, size, rev);
+	if (ret)
+		goto unlock;
+	mas_wr_store(&mas, entry);
+	if (mas_nomem(&mas, gfp))
+		goto retry;
+	if (mas_is_err(&mas))
+		ret = xa_err(mas.node);
+	else
+		*startp = mas.index;
+unlock:
+	mtree_unlock(mt);
+	mas_destroy(&mas);
+	return ret;
+}
+
+/**
+ * mtree_alloc_range() - Store @entry in the lowest empty area that fits.
+ * @mt: Maple tree with MT_FLAGS_ALLOC_RANGE.
+ * @startp: Out: the first index of the area used.
+ * @entry: The entry.
+ * @size: Size of the area.
+ * @min: Lowest index the area may start at.
+ * @max: Highest index the area may end at.
+ * @gfp: Allocation flags.
+ *
+ * Takes the tree lock.
+ *
+ * Return: 0; -EBUSY if nothing fits; -EINVAL for a tree without
+ * MT_FLAGS_ALLOC_RANGE, a reserved entry or a bad window; -ENOMEM.
+ */
+int mtree_alloc_range(struct maple_tree *mt, unsigned long *startp,
+		      void *entry, unsigned long size, unsigned long min,
+		      unsigned long max, gfp_t gfp)
+{
+	return mtree_alloc_common(mt, startp, entry, size, min, max, gfp,
+				  false);
+}
+EXPORT_SYMBOL(mtree_alloc_range);
+
+/**
+ * mtree_alloc_rrange() - Store @entry in the highest empty area that fits.
+ * @mt: Maple tree with MT_FLAGS_ALLOC_RANGE.
+ * @startp: Out: the first index of the area used.
+ * @entry: The entry.
+ * @size: Size of the area.
+ * @min: Lowest index the area may start at.
+ * @max: Highest index the area may end at.
+ * @gfp: Allocation flags.
+ *
+ * Return: as mtree_alloc_range().
+ */
+int mtree_alloc_rrange(struct maple_tree *mt, unsigned long *startp,
+		       void *entry, unsigned long size, unsigned long min,
+		       unsigned long max, gfp_t gfp)
+{
+	return mtree_alloc_common(mt, startp, entry, size, min, max, gfp,
+				  true);
+}
+EXPORT_SYMBOL(mtree_alloc_rrange);
+
+/* ------------------------------------------------------------------------
+ * Duplication
+ */
+
+static unsigned long mt_count_nodes(struct maple_tree *mt,
+				    struct maple_enode *enode,
+				    unsigned long max)
+{
+	struct maple_node *node = mte_to_node(enode);
+	enum maple_type type = mte_node_type(enode);
+	unsigned long *pivots = ma_pivots(node, type);
+	void __rcu **slots = ma_slots(node, type);
+	unsigned long count = 1;
+	unsigned char end, i;
+
+	if (ma_is_leaf(type))
+		return 1;
+	end = ma_data_end(node, type, max);
+	for (i = 0; i <= end; i++)
+		count += mt_count_nodes(mt, mt_slot_locked(mt, slots, i),
+					ma_pivot_max(pivots, type, i, max));
+	return count;
+}
+
+/* Copy the subtree at @enode node for node with nodes from @mas's pool. */
+static struct maple_enode *mt_dup_node(struct ma_state *mas,
+				       struct maple_tree *src,
+				       struct maple_enode *enode,
+				       unsigned long max)
+{
+	struct maple_node *node = mte_to_node(enode);
+	enum maple_type type = mte_node_type(enode);
+	struct maple_node *copy = mas_pop_node(mas);
+
+	memcpy(copy, node, sizeof(*copy));
+	if (!ma_is_leaf(type)) {
+		unsigned long *pivots = ma_pivots(copy, type);
+		void __rcu **slots = ma_slots(copy, type);
+		unsigned char end = ma_data_end(copy, type, max);
+		unsigned char i;
+
+		for (i = 0; i <= end; i++) {
+			struct maple_enode *child;
+
+			child = mt_dup_node(mas, src,
+					    mt_slot_locked(src, slots, i),
+					    ma_pivot_max(pivots, type, i, max));
+			mt_set_parent(mte_to_node(child), copy, i);
+			RCU_INIT_POINTER(slots[i], child);
+		}
+	}
+	return mt_mk_node(copy, type);
+}
+
+/**
+ * __mt_dup() - Duplicate a tree node for node.
+ * @mt: The source tree.
+ * @new: An empty, initialised destination tree.
+ * @gfp: Allocation flags (the caller's locks stay held).
+ *
+ * Copies the structure as it is, without re-inserting entries: the
+ * destination gets the same nodes' contents, height and flags (keeping its
+ * own lock type), and the same entry pointers.  The caller holds both trees'
+ * locks.
+ *
+ * Return: 0; -EINVAL if @new is not empty; -ENOMEM with @new left empty.
+ */
+int __mt_dup(struct maple_tree *mt, struct maple_tree *new, gfp_t gfp)
+{
+	MA_STATE(mas, new, 0, 0);
+	void *root = mt_root_locked(mt);
+	struct maple_enode *copy;
+	unsigned int flags;
+
+	if (!mtree_empty(new))
+		return -EINVAL;
+	flags = (mt->ma_flags & ~MT_FLAGS_LOCK_MASK) |
+		(new->ma_flags & MT_FLAGS_LOCK_MASK);
+	if (!xa_is_node(root)) {
+		new->ma_flags = flags;
+		rcu_assign_pointer(new->ma_root, root);
+		return 0;
+	}
+
+	if (mas_alloc_nodes(&mas, mt_count_nodes(mt, mte_safe_root(root),
+						 ULONG_MAX), gfp)) {
+		mas_destroy(&mas);
+		return -ENOMEM;
+	}
+	copy = mt_dup_node(&mas, mt, mte_safe_root(root), ULONG_MAX);
+	mt_set_parent_root(mte_to_node(copy), new);
+	new->ma_flags = flags;
+	rcu_assign_pointer(new->ma_root, mte_mk_root(copy));
+	mas_destroy(&mas);
+	return 0;
+}
+EXPORT_SYMBOL(__mt_dup);
+
+/**
+ * mtree_dup() - Duplicate a tree node for node, taking both locks.
+ * @mt: The source tree.
+ * @new: An empty, initialised destination tree.
+ * @gfp: Allocation flags.
+ *
+ * Return: as __mt_dup().
+ */
+int mtree_dup(struct maple_tree *mt, struct maple_tree *new, gfp_t gfp)
+{
+	int ret;
+
+	mtree_lock(new);
+	mtree_lock(mt);
+	ret = __mt_dup(mt, new, gfp);
+	mtree_unlock(mt);
+	mtree_unlock(new);
+	return ret;
+}
+EXPORT_SYMBOL(mtree_dup);
+
+/**
+ * maple_tree_init() - Set up the node cache.  Called once at boot.
+ */
+void __init maple_tree_init(void)
+{
+	if (maple_node_cache)
+		return;
+	maple_node_cache = kmem_cache_create("maple_node",
+					     sizeof(struct maple_node),
+					     sizeof(struct maple_node),
+					     SLAB_PANIC, NULL);
+}
+
+/* ------------------------------------------------------------------------
+ * Validation and dump (debug builds)
+ */
+#ifdef CONFIG_DEBUG_MAPLE_TREE
+
+struct mt_check {
+	struct maple_tree *mt;
+	unsigned int height;
+	int errors;
+	bool prev_null;			/* the range before was NULL */
+	bool have_prev;
+};
+
+#define mt_check_fail(chk, node, fmt, ...) do {				\
+	pr_err("maple_tree %p: node %p: " fmt "\n", (chk)->mt, (node),	\
+	       ##__VA_ARGS__);						\
+	(chk)->errors++;						\
+} while (0)
+
+static unsigned long mt_check_node(struct mt_check *chk,
+				   struct maple_enode *enode,
+				   unsigned int depth, unsigned long min,
+				   unsigned long max,
+				   struct maple_node *parent,
+				   unsigned char poffset)
+{
+	struct maple_node *node = mte_to_node(enode);
+	enum maple_type type = mte_node_type(enode);
+	unsigned long *pivots = ma_pivots(node, type);
+	unsigned long *gaps = ma_gaps(node, type);
+	void __rcu **slots = ma_slots(node, type);
+	unsigned char npiv = mt_pivots[type];
+	unsigned char end, i;
+	unsigned long gap = 0, first = min;
+	bool leaf = depth + 1 == chk->height;
+
+	if (ma_dead_node(node)) {
+		mt_check_fail(chk, node, "dead node in the tree");
+		return 0;
+	}
+	if (leaf != ma_is_leaf(type) ||
+	    (!leaf && type != mt_internal_type(chk->mt)))
+		mt_check_fail(chk, node, "type %u at depth %u of %u",
+			      type, depth, chk->height);
+	if (depth == 0) {
+		if ((unsigned long)node->parent !=
+		    ((unsigned long)chk->mt | MAPLE_PARENT_ROOT))
+			mt_check_fail(chk, node, "root's parent is %p",
+				      node->parent);
+	} else if (ma_is_root(node) || ma_parent(node) != parent ||
+		   ma_parent_slot(node) != poffset) {
+		mt_check_fail(chk, node, "parent %p, expected %p slot %u",
+			      node->parent, parent, poffset);
+	}
+
+	end = ma_data_end(node, type, max);
+	for (i = 0; i < npiv; i++) {
+		if (i < end && (pivots[i] < first || pivots[i] >= max))
+			mt_check_fail(chk, node, "pivot %u = %lu outside [%lu, %lu)",
+				      i, pivots[i], first, max);
+		if (i == end && pivots[i] != max)
+			mt_check_fail(chk, node, "end pivot %u = %lu, max %lu",
+				      i, pivots[i], max);
+		if (i > end && pivots[i] != max)
+			mt_check_fail(chk, node, "pivot %u = %lu past end %u",
+				      i, pivots[i], end);
+		if (i < end)
+			first = pivots[i] + 1;
+	}
+	for (i = end + 1; i < mt_slots[type]; i++)
+		if (rcu_access_pointer(slots[i]))
+			mt_check_fail(chk, node, "slot %u set past end %u",
+				      i, end);
+
+	if (depth && max != ULONG_MAX && end + 1 < mt_min_slots[type])
+		mt_check_fail(chk, node, "only %u slots, min %u",
+			      end + 1, mt_min_slots[type]);
+	if (!depth && !leaf && end < 1)
+		mt_check_fail(chk, node, "root with a single child");
+
+	first = min;
+	for (i = 0; i <= end; i++) {
+		unsigned long last = ma_pivot_max(pivots, type, i, max);
+		void *slot = rcu_dereference_check(slots[i], true);
+
+		if (leaf) {
+			if (!slot) {
+				if (chk->have_prev && chk->prev_null)
+					mt_check_fail(chk, node,
+						      "NULL at [%lu, %lu] follows a NULL",
+						      first, last);
+				if (last - first + 1 > gap)
+					gap = last - first + 1;
+			}
+			chk->prev_null = !slot;
+			chk->have_prev = true;
+		} else if (!slot) {
+			mt_check_fail(chk, node, "missing child %u", i);
+		} else {
+			unsigned long cgap;
+
+			cgap = mt_check_node(chk, slot, depth + 1, first, last,
+					     node, i);
+			if (gaps && gaps[i] != cgap)
+				mt_check_fail(chk, node,
+					      "gap %u is %lu, child has %lu",
+					      i, gaps[i], cgap);
+			if (cgap > gap)
+				gap = cgap;
+		}
+		first = last + 1;
+	}
+	if (type == maple_arange_64) {
+		if (node->ma64.meta.end != end)
+			mt_check_fail(chk, node, "meta end %u, end %u",
+				      node->ma64.meta.end, end);
+		if (gaps[node->ma64.meta.gap] != gap)
+			mt_check_fail(chk, node, "meta gap %u is not the largest",
+				      node->ma64.meta.gap);
+	}
+	if (!depth && leaf) {
+		void *s0 = rcu_dereference_check(slots[0], true);
+
+		if (end == 0 && !s0)
+			mt_check_fail(chk, node, "root leaf holds nothing");
+		if (end == 1 && pivots[0] == 0 && s0 && !xa_is_internal(s0) &&
+		    !rcu_dereference_check(slots[1], true))
+			mt_check_fail(chk, node,
+				      "root leaf holds only index 0");
+	}
+	return gap;
+}
+
+/**
+ * mt_validate_errors() - Check every structural invariant of the tree.
+ * @mt: Maple tree.
+ *
+ * Checks node types and heights, pivots (ordered, inside the parent's
+ * bounds, ending at the node's maximum), parent pointers, minimum fill,
+ * that no two NULL ranges are adjacent, and in allocation trees every gap
+ * and the metadata.  The caller holds the tree lock or keeps writers away.
+ *
+ * Return: the number of violations found (each is printed).
+ */
+int mt_validate_errors(struct maple_tree *mt)
+{
+	struct mt_check chk = { .mt = mt, .height = mt_height(mt) };
+	void *root;
+
+	rcu_read_lock();
+	root = rcu_dereference_check(mt->ma_root, true);
+	if (!xa_is_node(root)) {
+		if (chk.height)
+			mt_check_fail(&chk, NULL, "height %u without a node",
+				      chk.height);
+		if (root && xa_is_internal(root))
+			mt_check_fail(&chk, NULL, "internal entry %p in root",
+				      root);
+	} else if (!chk.height) {
+		mt_check_fail(&chk, NULL, "node root with height 0");
+	} else {
+		mt_check_node(&chk, mte_safe_root(root), 0, 0, ULONG_MAX,
+			      NULL, 0);
+	}
+	rcu_read_unlock();
+	return chk.errors;
+}
+EXPORT_SYMBOL_GPL(mt_validate_errors);
+
+/**
+ * mt_validate() - Check the tree; dump it and warn if anything is wrong.
+ * @mt: Maple tree.
+ */
+void mt_validate(struct maple_tree *mt)
+{
+	if (mt_validate_errors(mt)) {
+		mt_dump(mt);
+		WARN_ON(1);
+	}
+}
+EXPORT_SYMBOL_GPL(mt_validate);
+
+static void mt_dump_node(const struct maple_tree *mt,
+			 struct maple_enode *enode, unsigned int depth,
+			 unsigned long min, unsigned long max)
+{
+	struct maple_node *node = mte_to_node(enode);
+	enum maple_type type = mte_node_type(enode);
+	unsigned long *pivots = ma_pivots(node, type);
+	unsigned long *gaps = ma_gaps(node, type);
+	void __rcu **slots = ma_slots(node, type);
+	unsigned char end = ma_data_end(node, type, max);
+	unsigned long first = min;
+	unsigned char i;
+
+	pr_info("%*s%s %p [%lu, %lu] end %u\n", depth * 2, "",
+		ma_is_leaf(type) ? "leaf" :
+		type == maple_arange_64 ? "arange" : "range",
+		node, min, max, end);
+	for (i = 0; i <= end; i++) {
+		unsigned long last = ma_pivot_max(pivots, type, i, max);
+		void *slot = rcu_dereference_check(slots[i], true);
+
+		if (ma_is_leaf(type))
+			pr_info("%*s[%lu, %lu] %p\n", depth * 2 + 2, "",
+				first, last, slot);
+		else if (gaps)
+			pr_info("%*s[%lu, %lu] gap %lu\n", depth * 2 + 2, "",
+				first, last, gaps[i]);
+		if (!ma_is_leaf(type) && slot)
+			mt_dump_node(mt, slot, depth + 1, first, last);
+		first = last + 1;
+	}
+}
+
+/**
+ * mt_dump() - Print the tree, one line per node and per range.
+ * @mt: Maple tree.
+ */
+void mt_dump(const struct maple_tree *mt)
+{
+	void *root = rcu_dereference_check(mt->ma_root, true);
+
+	pr_info("maple_tree(%p) flags %X, height %u root %p\n", mt,
+		mt->ma_flags, mt_height(mt), root);
+	if (xa_is_node(root))
+		mt_dump_node(mt, mte_safe_root(root), 0, 0, ULONG_MAX);
+	else if (root)
+		pr_info("  [0, 0] %p\n", root);
+}
+EXPORT_SYMBOL_GPL(mt_dump);
+
+/**
+ * mt_cache_shrink() - Give cached free nodes back (nothing to do here).
+ */
+void mt_cache_shrink(void)
+{
+}
+EXPORT_SYMBOL_GPL(mt_cache_shrink);
+
+#endif /* CONFIG_DEBUG_MAPLE_TREE */
