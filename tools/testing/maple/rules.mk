@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0+
+#
+# The maple tree libFuzzer target; included from the top-level Makefile.
+#
+#   make fuzz                   build build/fuzz_maple and fuzz for 60 s
+#   make fuzz FUZZ_SECONDS=600  fuzz for longer
+#
+# The corpus lives in build/fuzz-corpus and starts from the inputs in
+# tools/testing/maple/fuzz-regressions/.  A crashing input is written to
+# build/crash-<sha1>; replay it with `build/fuzz_maple build/crash-<sha1>`
+# and, once the bug is fixed, copy it into fuzz-regressions/ so that
+# fuzz_regress_test.c replays it on every `make check`.
+
+FUZZ_SECONDS	?= 60
+FUZZ_CC		?= clang
+FUZZ_DIR	:= tools/testing/maple
+FUZZ_REGRESS	:= $(FUZZ_DIR)/fuzz-regressions
+FUZZ_CORPUS	:= build/fuzz-corpus
+FUZZ_CFLAGS	:= -g -O1 -Wall -Wextra \
+		   -fsanitize=fuzzer,address,undefined \
+		   -fno-sanitize-recover=undefined \
+		   -DCONFIG_DEBUG_MAPLE_TREE -Iinclude -Itools/include
+FUZZ_LIBS	:= -lurcu-memb -lpthread
+FUZZ_SRCS	:= lib/maple_tree.c $(wildcard tools/lib/*.c) \
+		   $(FUZZ_DIR)/model.c $(FUZZ_DIR)/fuzz_maple.c
+FUZZ_DEPS	:= $(FUZZ_SRCS) $(FUZZ_DIR)/model.h \
+		   include/linux/maple_tree.h \
+		   $(wildcard tools/include/linux/*.h)
+
+build/fuzz_maple: $(FUZZ_DEPS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(FUZZ_SRCS) $(FUZZ_LIBS)
+
+.PHONY: fuzz
+fuzz: build/fuzz_maple
+	@mkdir -p $(FUZZ_CORPUS)
+	cp $(FUZZ_REGRESS)/* $(FUZZ_CORPUS)/
+	build/fuzz_maple -max_total_time=$(FUZZ_SECONDS) -detect_leaks=0 \
+		-artifact_prefix=build/ -print_final_stats=1 $(FUZZ_CORPUS)
