@@ -95,8 +95,8 @@ TEST_BINS	:= $(BUILD)/maple-test $(BUILD)/runner-selftest
 
 # Commands run by "make check" after building and before the test suites.
 # Intended use: run the benchmarks of tools/testing/bench/ once at tiny size
-# (QUICK=1) to prove they work - never to assert a speed.  Empty for now.
-CHECK_PRE	:=
+# (QUICK=1) to prove they work - never to assert a speed.
+CHECK_PRE	:= @$(MAKE) --no-print-directory -s bench-check
 
 # Debian packages the build and the later fuzz/valgrind targets need.
 DEPS_PKGS	:= liburcu-dev clang libclang-rt-14-dev valgrind

@@ -1,0 +1,1792 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * bench_tree - micro-benchmarks of the maple tree on VMA-like layouts.
+ *
+ * The tree is filled with nr ranges that look like a process's VMAs: the
+ * first starts at 16 pages, each is one page long (or 1..4 pages with
+ * --pages 0) and is followed by a one-page gap.  Each range maps to a
+ * distinct pointer, &lay->vma[i], whose bounds are stored beside it so a
+ * lookup can be checked.
+ *
+ * Every measurement is a batch of operations timed as a whole with
+ * CLOCK_MONOTONIC, repeated R times; the reported figure is the median of
+ * the R per-operation times.  All random inputs come from a fixed-seed PRNG
+ * and are generated before the clock starts.  Exact counts come with the
+ * times: tree nodes per 1,000 ranges and node allocations per write, read
+ * from the allocator stand-in's counters (kmem_nr_live() and
+ * kmem_nr_allocated()).
+ *
+ * The gap search, mas_empty_area_rev(), is measured on a layout of its own
+ * (gap_layout_init()): VMA-like ranges with one-page gaps and now and then
+ * a bigger hole, searched top-down for sizes that only the rarer, bigger
+ * holes can hold, at 100, 10,000 and 1,000,000 ranges (--gap-sizes).
+ *
+ * With --callgrind the program re-runs itself under valgrind's callgrind
+ * tool in "--ops NAME --count N" mode, which sets up a tree and runs exactly
+ * N operations inside bench_loop_NAME().  Collection is switched on only
+ * inside that function, and the difference between a run with 2N and one
+ * with N operations, divided by N, is the instruction count of one
+ * operation with every fixed cost cancelled out.
+ *
+ * Results go to a human table (kernel test robot style) on stdout and to a
+ * JSON file under bench-results/.  With --base FILE (or BASE=FILE) the table
+ * compares against a previous run's JSON.
+ *
+ * Conventions in this file: mt is the tree, mas a maple state, lay the
+ * layout of the ranges, nr the number of ranges, idx an array of indices
+ * chosen before timing, pick an array of range numbers, r the repetition.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <linux/maple_tree.h>
+#include <linux/slab.h>
+
+#define BENCH_SEED		0x6d61706c65ULL	/* "maple" */
+#define BENCH_PAGE		4096UL
+#define BENCH_FIRST		(16 * BENCH_PAGE)
+#define BENCH_SPAN		4	/* ranges per spanning store */
+#define BENCH_MAX_METRICS	256
+#define BENCH_NAME_LEN		96
+#define BENCH_MAX_SIZES		16
+
+/* Linux's default maple tree flags for an mm: allocation tree, RCU mode. */
+#define BENCH_DEFAULT_FLAGS	(MT_FLAGS_ALLOC_RANGE | MT_FLAGS_USE_RCU)
+
+/* Kept out of line and unspecialised so callgrind can find it by name. */
+#if defined(__has_attribute) && __has_attribute(__noclone__)
+#define BENCH_NOINLINE \
+	static __attribute__((__noinline__, __noclone__, __used__))
+#else
+#define BENCH_NOINLINE \
+	static __attribute__((__noinline__, __used__))
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Options                                                             */
+/* ------------------------------------------------------------------ */
+
+struct bench_opts {
+	bool quick;
+	bool callgrind;		/* add *.insn_per_op metrics */
+	bool no_timing;		/* callgrind metrics only */
+	bool no_json;
+	unsigned int reps;
+	unsigned long batch;	/* read operations per measurement */
+	unsigned long sizes[BENCH_MAX_SIZES];
+	unsigned int nr_sizes;
+	unsigned long gap_sizes[BENCH_MAX_SIZES];	/* gap search */
+	unsigned int nr_gap_sizes;
+	unsigned int pages;	/* range length in pages, 0 = vary 1..4 */
+	unsigned int mt_flags;
+	const char *base;
+	const char *out_dir;
+	/* child mode for callgrind */
+	const char *loop_op;
+	unsigned long loop_count;
+	unsigned long loop_size;
+};
+
+static struct bench_opts opts = {
+	.reps = 7,
+	.batch = 1000000,
+	.sizes = { 100, 1000, 100000, 1000000 },
+	.nr_sizes = 4,
+	.gap_sizes = { 100, 10000, 1000000 },
+	.nr_gap_sizes = 3,
+	.pages = 1,
+	.mt_flags = BENCH_DEFAULT_FLAGS,
+	.out_dir = "bench-results",
+	.loop_size = 1000,
+};
+
+/* Anything the optimiser must not throw away ends up here. */
+static volatile unsigned long bench_sink;
+
+static void __attribute__((noreturn, format(printf, 1, 2)))
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "bench_tree: ");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	exit(2);
+}
+
+static void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size);
+
+	if (!p)
+		die("out of memory (%zu x %zu bytes)", nmemb, size);
+	return p;
+}
+
+/* ------------------------------------------------------------------ */
+/* Random numbers: splitmix64, fixed seed                              */
+/* ------------------------------------------------------------------ */
+
+static uint64_t rng_next(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static unsigned long rng_below(uint64_t *state, unsigned long bound)
+{
+	return (unsigned long)(rng_next(state) % bound);
+}
+
+/* ------------------------------------------------------------------ */
+/* Layout of the ranges and building the tree                          */
+/* ------------------------------------------------------------------ */
+
+struct bench_vma {
+	unsigned long start;
+	unsigned long last;
+};
+
+struct layout {
+	unsigned long nr;
+	struct bench_vma *vma;	/* entries of the tree as built */
+	struct bench_vma *alt;	/* second entry per range (overwrites) */
+};
+
+static void layout_init(struct layout *lay, unsigned long nr)
+{
+	uint64_t rng = BENCH_SEED ^ nr;
+	unsigned long addr = BENCH_FIRST;
+	unsigned long i;
+
+	lay->nr = nr;
+	lay->vma = xcalloc(nr, sizeof(*lay->vma));
+	lay->alt = xcalloc(nr, sizeof(*lay->alt));
+	for (i = 0; i < nr; i++) {
+		unsigned long pages = opts.pages;
+
+		if (!pages)
+			pages = 1 + rng_below(&rng, 4);
+		lay->vma[i].start = addr;
+		lay->vma[i].last = addr + pages * BENCH_PAGE - 1;
+		lay->alt[i] = lay->vma[i];
+		addr = lay->vma[i].last + 1 + BENCH_PAGE;
+	}
+}
+
+static void layout_free(struct layout *lay)
+{
+	free(lay->vma);
+	free(lay->alt);
+}
+
+static void tree_build(struct maple_tree *mt, const struct layout *lay)
+{
+	unsigned long i;
+	int ret;
+
+	mt_init_flags(mt, opts.mt_flags);
+	for (i = 0; i < lay->nr; i++) {
+		ret = mtree_store_range(mt, lay->vma[i].start, lay->vma[i].last,
+					&lay->vma[i], GFP_KERNEL);
+		if (ret)
+			die("building: mtree_store_range(%lu) returned %d",
+			    i, ret);
+	}
+}
+
+/*
+ * Check that the tree holds exactly the layout: every range with its own
+ * bounds and either of its two entries, nothing in the gaps.
+ */
+static void tree_check(struct maple_tree *mt, const struct layout *lay,
+		       const char *when)
+{
+	MA_STATE(mas, mt, 0, 0);
+	unsigned long i = 0;
+	void *entry;
+
+	rcu_read_lock();
+	mas_for_each(&mas, entry, ULONG_MAX) {
+		if (i >= lay->nr)
+			die("%s: more than %lu entries", when, lay->nr);
+		if ((entry != &lay->vma[i] && entry != &lay->alt[i]) ||
+		    mas.index != lay->vma[i].start ||
+		    mas.last != lay->vma[i].last)
+			die("%s: entry %lu wrong: [%#lx, %#lx] -> %p", when, i,
+			    mas.index, mas.last, entry);
+		i++;
+	}
+	rcu_read_unlock();
+	if (i != lay->nr)
+		die("%s: found %lu entries, expected %lu", when, i, lay->nr);
+}
+
+/* Random indices, each inside a random range. */
+static unsigned long *make_indices(const struct layout *lay, unsigned long n,
+				   uint64_t seed)
+{
+	unsigned long *idx = xcalloc(n, sizeof(*idx));
+	uint64_t rng = seed;
+	unsigned long k, i;
+
+	for (k = 0; k < n; k++) {
+		i = rng_below(&rng, lay->nr);
+		idx[k] = lay->vma[i].start +
+			 rng_below(&rng, lay->vma[i].last -
+					 lay->vma[i].start + 1);
+	}
+	return idx;
+}
+
+/* Random range numbers in [0, limit). */
+static unsigned long *make_picks(unsigned long limit, unsigned long n,
+				 uint64_t seed)
+{
+	unsigned long *pick = xcalloc(n, sizeof(*pick));
+	uint64_t rng = seed;
+	unsigned long k;
+
+	for (k = 0; k < n; k++)
+		pick[k] = rng_below(&rng, limit);
+	return pick;
+}
+
+/* ------------------------------------------------------------------ */
+/* The operation loops                                                 */
+/*                                                                     */
+/* Each is noinline so callgrind can switch collection on around it;   */
+/* the timed benchmarks call the very same functions.                  */
+/* ------------------------------------------------------------------ */
+
+BENCH_NOINLINE unsigned long
+bench_loop_mtree_load(struct maple_tree *mt, const unsigned long *idx,
+		      unsigned long n)
+{
+	unsigned long sum = 0, k;
+
+	for (k = 0; k < n; k++)
+		sum += (unsigned long)mtree_load(mt, idx[k]);
+	return sum;
+}
+
+BENCH_NOINLINE unsigned long
+bench_loop_mas_walk(struct maple_tree *mt, const unsigned long *idx,
+		    unsigned long n)
+{
+	MA_STATE(mas, mt, 0, 0);
+	unsigned long sum = 0, k;
+
+	rcu_read_lock();
+	for (k = 0; k < n; k++) {
+		mas_set(&mas, idx[k]);
+		sum += (unsigned long)mas_walk(&mas);
+	}
+	rcu_read_unlock();
+	return sum;
+}
+
+/* Returns the number of entries visited. */
+BENCH_NOINLINE unsigned long
+bench_loop_iterate(struct maple_tree *mt, unsigned long loops)
+{
+	MA_STATE(mas, mt, 0, 0);
+	unsigned long count = 0, k;
+	void *entry;
+
+	rcu_read_lock();
+	for (k = 0; k < loops; k++) {
+		mas_set(&mas, 0);
+		mas_for_each(&mas, entry, ULONG_MAX)
+			count++;
+	}
+	rcu_read_unlock();
+	return count;
+}
+
+/*
+ * Overwrite range pick[k] with the same bounds; @use_alt chooses which of
+ * its two entries goes in.  Returns the OR of the return codes.
+ */
+BENCH_NOINLINE unsigned long
+bench_loop_overwrite(struct maple_tree *mt, const struct layout *lay,
+		     const unsigned long *pick, unsigned long n, bool use_alt)
+{
+	struct bench_vma *set = use_alt ? lay->alt : lay->vma;
+	unsigned long err = 0, k, i;
+
+	for (k = 0; k < n; k++) {
+		i = pick[k];
+		err |= (unsigned long)-mtree_store_range(mt, set[i].start,
+				set[i].last, &set[i], GFP_KERNEL);
+	}
+	return err;
+}
+
+/* Erase range pick[k], then insert it again. */
+BENCH_NOINLINE unsigned long
+bench_loop_erase_insert(struct maple_tree *mt, const struct layout *lay,
+			const unsigned long *pick, unsigned long n)
+{
+	unsigned long err = 0, k, i;
+
+	for (k = 0; k < n; k++) {
+		i = pick[k];
+		if (!mtree_erase(mt, lay->vma[i].start))
+			err |= 1;
+		err |= (unsigned long)-mtree_insert_range(mt, lay->vma[i].start,
+				lay->vma[i].last, &lay->vma[i], GFP_KERNEL);
+	}
+	return err;
+}
+
+/* Build a tree by storing every range in ascending order. */
+BENCH_NOINLINE unsigned long
+bench_loop_append(struct maple_tree *mt, const struct layout *lay)
+{
+	unsigned long err = 0, i;
+
+	for (i = 0; i < lay->nr; i++)
+		err |= (unsigned long)-mtree_store_range(mt, lay->vma[i].start,
+				lay->vma[i].last, &lay->vma[i], GFP_KERNEL);
+	return err;
+}
+
+/*
+ * Top-down gap searches: the highest free area of size[k] below max[k],
+ * each from a reset state, the whole batch under one rcu_read_lock().
+ * Returns the sum of the areas' last indices.
+ */
+BENCH_NOINLINE unsigned long
+bench_loop_empty_area_rev(struct maple_tree *mt, const unsigned long *max,
+			  const unsigned long *size, unsigned long n)
+{
+	MA_STATE(mas, mt, 0, 0);
+	unsigned long sum = 0, k;
+
+	rcu_read_lock();
+	for (k = 0; k < n; k++) {
+		mas_reset(&mas);
+		if (!mas_empty_area_rev(&mas, 0, max[k], size[k]))
+			sum += mas.last;
+	}
+	rcu_read_unlock();
+	return sum;
+}
+
+/* ------------------------------------------------------------------ */
+/* Timing                                                              */
+/* ------------------------------------------------------------------ */
+
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Median and relative standard deviation (percent) of @n samples. */
+static double summarise(double *v, unsigned int n, double *rsd)
+{
+	double mean = 0, var = 0, med;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		mean += v[i];
+	mean /= n;
+	for (i = 0; i < n; i++)
+		var += (v[i] - mean) * (v[i] - mean);
+	*rsd = (n > 1 && mean > 0) ? 100.0 * sqrt(var / (n - 1)) / mean : 0;
+
+	qsort(v, n, sizeof(*v), cmp_double);
+	if (n & 1)
+		med = v[n / 2];
+	else
+		med = (v[n / 2 - 1] + v[n / 2]) / 2;
+	return med;
+}
+
+/* Cost of one clock_gettime() pair, for per-operation timing. */
+static double clock_overhead_ns(void)
+{
+	double v[9], rsd;
+	unsigned int r;
+	unsigned long k;
+
+	for (r = 0; r < 9; r++) {
+		uint64_t sum = 0, t0, t1;
+
+		for (k = 0; k < 1000; k++) {
+			t0 = now_ns();
+			t1 = now_ns();
+			sum += t1 - t0;
+		}
+		v[r] = sum / 1000.0;
+	}
+	return summarise(v, 9, &rsd);
+}
+
+/* ------------------------------------------------------------------ */
+/* Metrics                                                             */
+/* ------------------------------------------------------------------ */
+
+struct metric {
+	char name[BENCH_NAME_LEN];
+	double value;
+	double rsd;		/* relative std deviation in %, <0: none */
+};
+
+struct metric_set {
+	struct metric m[BENCH_MAX_METRICS];
+	unsigned int nr;
+	char commit[64];
+	char date[64];
+	bool quick;
+};
+
+static struct metric_set results;
+
+static void __attribute__((format(printf, 4, 5)))
+metric_add(struct metric_set *set, double value, double rsd,
+	   const char *fmt, ...)
+{
+	struct metric *m;
+	va_list ap;
+
+	if (set->nr >= BENCH_MAX_METRICS)
+		die("too many metrics");
+	m = &set->m[set->nr++];
+	va_start(ap, fmt);
+	vsnprintf(m->name, sizeof(m->name), fmt, ap);
+	va_end(ap);
+	m->value = value;
+	m->rsd = rsd;
+}
+
+static const struct metric *metric_find(const struct metric_set *set,
+					const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < set->nr; i++)
+		if (!strcmp(set->m[i].name, name))
+			return &set->m[i];
+	return NULL;
+}
+
+static struct metric *metric_find_mut(struct metric_set *set,
+				      const char *name)
+{
+	return (struct metric *)metric_find(set, name);
+}
+
+/* ------------------------------------------------------------------ */
+/* The benchmarks at one size                                          */
+/* ------------------------------------------------------------------ */
+
+struct size_ctx {
+	struct layout lay;
+	struct maple_tree mt;
+	unsigned long nr_reads;		/* lookups per measurement */
+	unsigned long nr_writes;	/* writes per measurement */
+	unsigned long *idx;		/* nr_reads indices inside ranges */
+	unsigned long *pick;		/* nr_writes range numbers */
+	unsigned long *span_pick;	/* first range of each span */
+	double clock_ns;
+};
+
+static void report(const char *bench, unsigned long nr, const char *unit,
+		   double *v)
+{
+	double med, rsd;
+
+	med = summarise(v, opts.reps, &rsd);
+	metric_add(&results, med, rsd, "%s.%lu.%s", bench, nr, unit);
+	fprintf(stderr, "  %-16s %9lu ranges  %10.1f %s (±%.1f%%)\n",
+		bench, nr, med, unit, rsd);
+}
+
+static void bench_lookups(struct size_ctx *c)
+{
+	double v[opts.reps];
+	unsigned long nr = c->lay.nr, loops, count;
+	unsigned int r;
+	uint64_t t0;
+
+	/* Warm the caches and the CPU clock before the first measurement. */
+	bench_sink += bench_loop_mtree_load(&c->mt, c->idx, c->nr_reads);
+	for (r = 0; r < opts.reps; r++) {
+		t0 = now_ns();
+		bench_sink += bench_loop_mtree_load(&c->mt, c->idx,
+						    c->nr_reads);
+		v[r] = (double)(now_ns() - t0) / c->nr_reads;
+	}
+	report("mtree_load", nr, "ns_per_op", v);
+
+	for (r = 0; r < opts.reps; r++) {
+		t0 = now_ns();
+		bench_sink += bench_loop_mas_walk(&c->mt, c->idx, c->nr_reads);
+		v[r] = (double)(now_ns() - t0) / c->nr_reads;
+	}
+	report("mas_walk", nr, "ns_per_op", v);
+
+	loops = c->nr_reads / nr;
+	if (!loops)
+		loops = 1;
+	for (r = 0; r < opts.reps; r++) {
+		t0 = now_ns();
+		count = bench_loop_iterate(&c->mt, loops);
+		v[r] = (double)(now_ns() - t0) / (loops * nr);
+		if (count != loops * nr)
+			die("mas_for_each visited %lu entries, expected %lu",
+			    count, loops * nr);
+	}
+	report("mas_for_each", nr, "ns_per_entry", v);
+}
+
+/* Deterministic counts (allocations, nodes) have no spread. */
+static void report_count(const char *bench, unsigned long nr,
+			 const char *unit, double value)
+{
+	metric_add(&results, value, -1, "%s.%lu.%s", bench, nr, unit);
+	fprintf(stderr, "  %-16s %9lu ranges  %10.2f %s\n", bench, nr, value,
+		unit);
+}
+
+static void bench_append(struct size_ctx *c)
+{
+	double v[opts.reps];
+	struct maple_tree mt;
+	unsigned long loops, k, err = 0;
+	unsigned int r;
+	uint64_t t0, total;
+	long allocs = 0;
+
+	loops = c->nr_writes / c->lay.nr;
+	if (!loops)
+		loops = 1;
+	for (r = 0; r < opts.reps; r++) {
+		/* No RCU frees left over from the last repetition. */
+		rcu_barrier();
+		total = 0;
+		for (k = 0; k < loops; k++) {
+			long a0 = kmem_nr_allocated();
+
+			mt_init_flags(&mt, opts.mt_flags);
+			t0 = now_ns();
+			err |= bench_loop_append(&mt, &c->lay);
+			total += now_ns() - t0;
+			if (r == 0 && k == 0) {
+				allocs = kmem_nr_allocated() - a0;
+				tree_check(&mt, &c->lay, "append");
+			}
+			mtree_destroy(&mt);
+		}
+		v[r] = (double)total / (loops * c->lay.nr);
+	}
+	if (err)
+		die("append: a store failed");
+	report("append", c->lay.nr, "ns_per_op", v);
+	report_count("append", c->lay.nr, "allocs_per_op",
+		     (double)allocs / c->lay.nr);
+}
+
+/*
+ * One spanning-store cycle at range @i: a store of one entry over [start of
+ * range i, last of range i + 3], covering four ranges and the three gaps
+ * between them, then a NULL store over the same span and four inserts that
+ * put the ranges back, so the tree keeps its size.  Only the spanning store
+ * itself is timed (into *@span_ns), or, when @allocs is given, its
+ * allocations are counted instead.  Returns the OR of the error codes.
+ */
+static unsigned long span_cycle(struct size_ctx *c, unsigned long i,
+				uint64_t *span_ns, long *allocs)
+{
+	const struct layout *lay = &c->lay;
+	unsigned long first = lay->vma[i].start;
+	unsigned long last = lay->vma[i + BENCH_SPAN - 1].last;
+	unsigned long err, j;
+	uint64_t t0 = 0;
+	long a0 = 0;
+
+	if (allocs)
+		a0 = kmem_nr_allocated();
+	else
+		t0 = now_ns();
+	err = (unsigned long)-mtree_store_range(&c->mt, first, last,
+						&lay->alt[i], GFP_KERNEL);
+	if (allocs)
+		*allocs += kmem_nr_allocated() - a0;
+	else
+		*span_ns += now_ns() - t0;
+
+	err |= (unsigned long)-mtree_store_range(&c->mt, first, last, NULL,
+						 GFP_KERNEL);
+	for (j = i; j < i + BENCH_SPAN; j++)
+		err |= (unsigned long)-mtree_insert_range(&c->mt,
+				lay->vma[j].start, lay->vma[j].last,
+				&lay->vma[j], GFP_KERNEL);
+	return err;
+}
+
+static void bench_writes(struct size_ctx *c)
+{
+	double v[opts.reps], vs[opts.reps];
+	const struct layout *lay = &c->lay;
+	unsigned long nr = lay->nr, err = 0, k, n;
+	unsigned int r;
+	uint64_t t0, span;
+	long a0, allocs = 0;
+
+	for (r = 0; r < opts.reps; r++) {
+		rcu_barrier();
+		a0 = kmem_nr_allocated();
+		t0 = now_ns();
+		err |= bench_loop_overwrite(&c->mt, lay, c->pick, c->nr_writes,
+					    !(r & 1));
+		v[r] = (double)(now_ns() - t0) / c->nr_writes;
+		if (r == 0)
+			allocs = kmem_nr_allocated() - a0;
+	}
+	if (err)
+		die("overwrite: a store failed");
+	tree_check(&c->mt, lay, "overwrite");
+	report("overwrite", nr, "ns_per_op", v);
+	report_count("overwrite", nr, "allocs_per_op",
+		     (double)allocs / c->nr_writes);
+
+	for (r = 0; r < opts.reps; r++) {
+		rcu_barrier();
+		a0 = kmem_nr_allocated();
+		t0 = now_ns();
+		err |= bench_loop_erase_insert(&c->mt, lay, c->pick,
+					       c->nr_writes);
+		v[r] = (double)(now_ns() - t0) / c->nr_writes;
+		if (r == 0)
+			allocs = kmem_nr_allocated() - a0;
+	}
+	if (err)
+		die("erase+insert: an erase or insert failed");
+	tree_check(&c->mt, lay, "erase+insert");
+	report("erase_insert", nr, "ns_per_op", v);
+	report_count("erase_insert", nr, "allocs_per_op",
+		     (double)allocs / c->nr_writes);
+
+	if (nr < BENCH_SPAN)
+		return;
+	n = c->nr_writes / 8 ? c->nr_writes / 8 : 1;
+
+	/* An untimed pass counts the allocations and warms up. */
+	allocs = 0;
+	for (k = 0; k < n; k++)
+		err |= span_cycle(c, c->span_pick[k], NULL, &allocs);
+	for (r = 0; r < opts.reps; r++) {
+		rcu_barrier();
+		span = 0;
+		t0 = now_ns();
+		for (k = 0; k < n; k++)
+			err |= span_cycle(c, c->span_pick[k], &span, NULL);
+		/* The cycle time excludes the inner clock pair. */
+		vs[r] = ((double)(now_ns() - t0) - n * c->clock_ns) / n;
+		v[r] = ((double)span - n * c->clock_ns) / n;
+	}
+	if (err)
+		die("spanning store: a store or insert failed");
+	tree_check(&c->mt, lay, "spanning store");
+	report("span_store", nr, "ns_per_op", v);
+	report_count("span_store", nr, "allocs_per_op", (double)allocs / n);
+	report("span_cycle", nr, "ns_per_op", vs);
+}
+
+static void bench_size(unsigned long nr, double clock_ns)
+{
+	struct size_ctx c = { .clock_ns = clock_ns };
+	unsigned long k;
+	long live;
+	void *entry;
+
+	layout_init(&c.lay, nr);
+	c.nr_reads = opts.batch;
+	c.nr_writes = opts.batch / 4 ? opts.batch / 4 : 1;
+	c.idx = make_indices(&c.lay, c.nr_reads, BENCH_SEED + nr);
+	c.pick = make_picks(nr, c.nr_writes, BENCH_SEED * 3 + nr);
+	c.span_pick = make_picks(nr > BENCH_SPAN ? nr - BENCH_SPAN + 1 : 1,
+				 c.nr_writes, BENCH_SEED * 5 + nr);
+
+	/* Let pending RCU frees finish so only the tree's nodes count. */
+	rcu_barrier();
+	live = kmem_nr_live();
+	tree_build(&c.mt, &c.lay);
+	rcu_barrier();
+	live = kmem_nr_live() - live;
+	tree_check(&c.mt, &c.lay, "build");
+	report_count("memory", nr, "nodes_per_1000_ranges",
+		     1000.0 * live / nr);
+	/* Every lookup must land in its range; check before timing. */
+	for (k = 0; k < c.nr_reads && k < 100000; k++) {
+		struct bench_vma *vma;
+
+		entry = mtree_load(&c.mt, c.idx[k]);
+		vma = entry;
+		if (!vma || c.idx[k] < vma->start || c.idx[k] > vma->last)
+			die("mtree_load(%#lx) returned %p", c.idx[k], entry);
+	}
+
+	bench_lookups(&c);
+	bench_writes(&c);
+	mtree_destroy(&c.mt);
+	bench_append(&c);
+
+	free(c.idx);
+	free(c.pick);
+	free(c.span_pick);
+	layout_free(&c.lay);
+}
+
+/* ------------------------------------------------------------------ */
+/* Gap search: mas_empty_area_rev()                                    */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The layout: nr ranges of opts.pages pages (1..4 with --pages 0), the
+ * first at BENCH_GAP_BASE, the space below it free.  After each range comes
+ * a gap of one page, doubled again and again with probability 1/4 each
+ * time, up to BENCH_GAP_MAX_HOLE pages: a gap of 2^k pages or more follows
+ * one range in 4^k.  A search for 2^k pages therefore walks back past about
+ * 4^k ranges before it finds room, from inside a leaf (2 pages) to across
+ * several levels of the tree (32 pages), and the free space below the
+ * first range makes every search succeed.
+ */
+#define BENCH_GAP_BASE		(1024 * BENCH_PAGE)
+#define BENCH_GAP_MAX_HOLE	1024	/* pages */
+#define BENCH_GAP_QUICK_MAX	100000	/* largest callgrind size with --quick */
+
+/* Sizes searched for, in pages; each query picks one at random. */
+static const unsigned long gap_search_pages[] = { 2, 4, 8, 16, 32 };
+
+static void gap_layout_init(struct layout *lay, unsigned long nr)
+{
+	uint64_t rng = BENCH_SEED ^ (nr * 7 + 1);
+	unsigned long addr = BENCH_GAP_BASE;
+	unsigned long i, pages, hole;
+
+	lay->nr = nr;
+	lay->vma = xcalloc(nr, sizeof(*lay->vma));
+	lay->alt = NULL;
+	for (i = 0; i < nr; i++) {
+		pages = opts.pages ? opts.pages : 1 + rng_below(&rng, 4);
+		lay->vma[i].start = addr;
+		lay->vma[i].last = addr + pages * BENCH_PAGE - 1;
+		hole = 1;
+		while (hole < BENCH_GAP_MAX_HOLE && !rng_below(&rng, 4))
+			hole *= 2;
+		addr = lay->vma[i].last + 1 + hole * BENCH_PAGE;
+	}
+}
+
+/*
+ * @n queries: the window's top, a random index inside a random range, and
+ * the size searched for.
+ */
+static void gap_queries(const struct layout *lay, unsigned long n,
+			uint64_t seed, unsigned long **maxp,
+			unsigned long **sizep)
+{
+	unsigned long *max = xcalloc(n, sizeof(*max));
+	unsigned long *size = xcalloc(n, sizeof(*size));
+	uint64_t rng = seed;
+	unsigned long k, i;
+
+	for (k = 0; k < n; k++) {
+		i = rng_below(&rng, lay->nr);
+		max[k] = lay->vma[i].start +
+			 rng_below(&rng, lay->vma[i].last -
+					 lay->vma[i].start + 1);
+		size[k] = BENCH_PAGE * gap_search_pages[rng_below(&rng,
+				sizeof(gap_search_pages) /
+				sizeof(gap_search_pages[0]))];
+	}
+	*maxp = max;
+	*sizep = size;
+}
+
+/*
+ * The last index of the highest free area of @size below @max, by walking
+ * the layout's gaps downwards from the range that holds @max.
+ */
+static unsigned long gap_expect(const struct layout *lay, unsigned long max,
+				unsigned long size)
+{
+	unsigned long lo = 0, hi = lay->nr, mid, first;
+
+	/* the range holding max: the last one starting at or below it */
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (lay->vma[mid].start <= max)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	for (;; lo--) {
+		first = lo ? lay->vma[lo - 1].last + 1 : 0;
+		if (lay->vma[lo].start - first >= size)
+			return lay->vma[lo].start - 1;
+		if (!lo)
+			die("gap search: no room for %lu below %#lx", size, max);
+	}
+}
+
+/* Check searches against gap_expect() before timing them. */
+static void gap_check(struct maple_tree *mt, const struct layout *lay,
+		      const unsigned long *max, const unsigned long *size,
+		      unsigned long n)
+{
+	MA_STATE(mas, mt, 0, 0);
+	unsigned long k, expect;
+	int ret;
+
+	rcu_read_lock();
+	for (k = 0; k < n; k++) {
+		mas_reset(&mas);
+		ret = mas_empty_area_rev(&mas, 0, max[k], size[k]);
+		expect = gap_expect(lay, max[k], size[k]);
+		if (ret || mas.last != expect ||
+		    mas.index != expect - size[k] + 1)
+			die("mas_empty_area_rev(0, %#lx, %#lx) = %d [%#lx, %#lx], expected [%#lx, %#lx]",
+			    max[k], size[k], ret, mas.index, mas.last,
+			    expect - size[k] + 1, expect);
+	}
+	rcu_read_unlock();
+}
+
+static void bench_gap(unsigned long nr)
+{
+	unsigned long n = opts.batch / 4 ? opts.batch / 4 : 1;
+	unsigned long *max, *size;
+	double v[opts.reps];
+	struct maple_tree mt;
+	struct layout lay;
+	unsigned int r;
+	uint64_t t0;
+
+	gap_layout_init(&lay, nr);
+	tree_build(&mt, &lay);
+	gap_queries(&lay, n, BENCH_SEED * 7 + nr, &max, &size);
+	gap_check(&mt, &lay, max, size, n < 100000 ? n : 100000);
+
+	/* Warm the caches and the CPU clock before the first measurement. */
+	bench_sink += bench_loop_empty_area_rev(&mt, max, size, n);
+	for (r = 0; r < opts.reps; r++) {
+		t0 = now_ns();
+		bench_sink += bench_loop_empty_area_rev(&mt, max, size, n);
+		v[r] = (double)(now_ns() - t0) / n;
+	}
+	report("empty_area_rev", nr, "ns_per_op", v);
+
+	free(max);
+	free(size);
+	mtree_destroy(&mt);
+	layout_free(&lay);
+}
+
+/* ------------------------------------------------------------------ */
+/* Callgrind: instructions per operation                               */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Child mode: build opts.loop_size ranges, then run exactly
+ * opts.loop_count operations of one kind inside its bench_loop_*().
+ */
+static int run_loop(void)
+{
+	struct maple_tree mt;
+	struct layout lay;
+	unsigned long *arg, *size, n = opts.loop_count, res;
+	const char *op = opts.loop_op;
+	int ret = 0;
+
+	if (!strcmp(op, "empty_area_rev")) {
+		gap_layout_init(&lay, opts.loop_size);
+		tree_build(&mt, &lay);
+		gap_queries(&lay, n, BENCH_SEED + 17, &arg, &size);
+		if (!bench_loop_empty_area_rev(&mt, arg, size, n))
+			ret = 1;
+		free(arg);
+		free(size);
+		mtree_destroy(&mt);
+		layout_free(&lay);
+		return ret;
+	}
+
+	layout_init(&lay, opts.loop_size);
+	tree_build(&mt, &lay);
+	if (!strcmp(op, "mtree_load") || !strcmp(op, "mas_walk")) {
+		arg = make_indices(&lay, n, BENCH_SEED + 11);
+		if (!strcmp(op, "mtree_load"))
+			res = bench_loop_mtree_load(&mt, arg, n);
+		else
+			res = bench_loop_mas_walk(&mt, arg, n);
+		bench_sink += res;
+		if (!res)
+			ret = 1;
+	} else if (!strcmp(op, "overwrite")) {
+		arg = make_picks(lay.nr, n, BENCH_SEED + 13);
+		if (bench_loop_overwrite(&mt, &lay, arg, n, true))
+			ret = 1;
+	} else {
+		die("unknown --ops %s (mtree_load, mas_walk, overwrite, empty_area_rev)",
+		    op);
+	}
+	if (!ret)
+		tree_check(&mt, &lay, op);
+	free(arg);
+	mtree_destroy(&mt);
+	layout_free(&lay);
+	return ret;
+}
+
+struct insn_target {
+	const char *op;
+	double target;
+};
+
+static const struct insn_target insn_targets[] = {
+	{ "mtree_load", 150 },
+	{ "mas_walk", 150 },
+	{ "overwrite", 200 },
+};
+
+static double insn_target_of(const char *metric)
+{
+	size_t i, len;
+
+	for (i = 0; i < sizeof(insn_targets) / sizeof(insn_targets[0]); i++) {
+		len = strlen(insn_targets[i].op);
+		if (!strncmp(metric, insn_targets[i].op, len) &&
+		    metric[len] == '.' && strstr(metric, ".insn_per_op"))
+			return insn_targets[i].target;
+	}
+	return 0;
+}
+
+/* The "totals:" (or "summary:") line of a callgrind output file. */
+static int callgrind_total(const char *path, double *ir)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+	int found = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "totals:", 7)) {
+			*ir = strtod(line + 7, NULL);
+			found = 0;
+			break;
+		}
+		if (!strncmp(line, "summary:", 8)) {
+			*ir = strtod(line + 8, NULL);
+			found = 0;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static int callgrind_run(const char *self, const char *dir, const char *op,
+			 unsigned long size, unsigned long count, double *ir)
+{
+	char toggle[128], outfile[512], logfile[512];
+	char count_s[32], size_s[32], flags_s[32], pages_s[32];
+	const char *argv[24];
+	int status, argc = 0;
+	pid_t pid;
+
+	snprintf(toggle, sizeof(toggle), "--toggle-collect=bench_loop_%s", op);
+	snprintf(outfile, sizeof(outfile), "--callgrind-out-file=%s/%s.%lu.%lu",
+		 dir, op, size, count);
+	snprintf(logfile, sizeof(logfile), "--log-file=%s/%s.%lu.%lu.log",
+		 dir, op, size, count);
+	snprintf(count_s, sizeof(count_s), "%lu", count);
+	snprintf(size_s, sizeof(size_s), "%lu", size);
+	snprintf(flags_s, sizeof(flags_s), "%u", opts.mt_flags);
+	snprintf(pages_s, sizeof(pages_s), "%u", opts.pages);
+
+	argv[argc++] = "valgrind";
+	argv[argc++] = "--tool=callgrind";
+	argv[argc++] = "--collect-atstart=no";
+	argv[argc++] = toggle;
+	argv[argc++] = outfile;
+	argv[argc++] = logfile;
+	argv[argc++] = self;
+	argv[argc++] = "--ops";
+	argv[argc++] = op;
+	argv[argc++] = "--count";
+	argv[argc++] = count_s;
+	argv[argc++] = "--size";
+	argv[argc++] = size_s;
+	argv[argc++] = "--flags";
+	argv[argc++] = flags_s;
+	argv[argc++] = "--pages";
+	argv[argc++] = pages_s;
+	argv[argc] = NULL;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execvp(argv[0], (char **)argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		fprintf(stderr, "bench_tree: cannot run valgrind; install it "
+			"(Debian package valgrind)\n");
+		return -1;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "bench_tree: valgrind %s --count %lu failed "
+			"(status %d), see %s/%s.%lu.%lu.log\n", op, count,
+			WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+			dir, op, size, count);
+		return -1;
+	}
+	snprintf(outfile, sizeof(outfile), "%s/%s.%lu.%lu", dir, op, size,
+		 count);
+	if (callgrind_total(outfile, ir)) {
+		fprintf(stderr, "bench_tree: no totals in %s\n", outfile);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Instructions of one @op at @size ranges: callgrind runs with @n and 2@n
+ * operations, the difference divided by @n.  Adds the metric; false if a
+ * run failed.
+ */
+static bool callgrind_count(const char *self, const char *dir,
+			    const char *op, unsigned long size,
+			    unsigned long n)
+{
+	double ir1, ir2;
+
+	fprintf(stderr, "  callgrind %-14s %lu ranges, %lu and %lu ops\n",
+		op, size, n, 2 * n);
+	if (callgrind_run(self, dir, op, size, n, &ir1) ||
+	    callgrind_run(self, dir, op, size, 2 * n, &ir2))
+		return false;
+	if (ir2 <= ir1) {
+		fprintf(stderr, "bench_tree: callgrind counted nothing "
+			"in bench_loop_%s (%.0f, %.0f)\n", op, ir1, ir2);
+		return false;
+	}
+	metric_add(&results, (ir2 - ir1) / n, -1, "%s.%lu.insn_per_op", op,
+		   size);
+	return true;
+}
+
+static void bench_callgrind(void)
+{
+	unsigned long n = opts.quick ? 5000 : 10000;
+	char self[4096], dir[] = "/tmp/bench_tree.XXXXXX";
+	ssize_t len;
+	size_t i;
+	bool ok = true;
+
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len <= 0)
+		die("cannot find my own executable");
+	self[len] = '\0';
+	if (!mkdtemp(dir))
+		die("mkdtemp: %s", strerror(errno));
+
+	for (i = 0; i < sizeof(insn_targets) / sizeof(insn_targets[0]); i++)
+		ok &= callgrind_count(self, dir, insn_targets[i].op,
+				      opts.loop_size, n);
+	/*
+	 * The gap search at every size, to show how it grows; building a
+	 * tree of a million ranges under callgrind takes half a minute, so
+	 * --quick stops at BENCH_GAP_QUICK_MAX.
+	 */
+	for (i = 0; i < opts.nr_gap_sizes; i++) {
+		if (opts.quick && opts.gap_sizes[i] > BENCH_GAP_QUICK_MAX)
+			continue;
+		ok &= callgrind_count(self, dir, "empty_area_rev",
+				      opts.gap_sizes[i], n);
+	}
+	if (ok) {
+		char cmd[600];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		if (system(cmd))
+			fprintf(stderr, "bench_tree: could not remove %s\n",
+				dir);
+	} else {
+		fprintf(stderr, "bench_tree: callgrind files kept in %s\n",
+			dir);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* JSON: writing our format and reading it back                        */
+/* ------------------------------------------------------------------ */
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void json_write(FILE *f, const struct metric_set *set)
+{
+	unsigned int i;
+	bool first = true;
+
+	fprintf(f, "{\n  \"commit\": ");
+	json_string(f, set->commit);
+	fprintf(f, ",\n  \"date\": ");
+	json_string(f, set->date);
+	fprintf(f, ",\n  \"quick\": %s,\n  \"metrics\": {", set->quick ?
+		"true" : "false");
+	for (i = 0; i < set->nr; i++) {
+		fprintf(f, "%s\n    ", i ? "," : "");
+		json_string(f, set->m[i].name);
+		fprintf(f, ": %.4f", set->m[i].value);
+	}
+	fprintf(f, "\n  },\n  \"rsd_pct\": {");
+	for (i = 0; i < set->nr; i++) {
+		if (set->m[i].rsd < 0)
+			continue;
+		fprintf(f, "%s\n    ", first ? "" : ",");
+		json_string(f, set->m[i].name);
+		fprintf(f, ": %.2f", set->m[i].rsd);
+		first = false;
+	}
+	fprintf(f, "\n  }\n}\n");
+}
+
+struct json_in {
+	const char *p;
+	const char *file;
+};
+
+static void json_fail(struct json_in *in, const char *what)
+{
+	die("%s: bad JSON near offset: \"%.20s\" (%s)", in->file, in->p, what);
+}
+
+static void json_ws(struct json_in *in)
+{
+	while (*in->p == ' ' || *in->p == '\t' || *in->p == '\n' ||
+	       *in->p == '\r')
+		in->p++;
+}
+
+static void json_expect(struct json_in *in, char c)
+{
+	json_ws(in);
+	if (*in->p != c) {
+		char what[32];
+
+		snprintf(what, sizeof(what), "expected '%c'", c);
+		json_fail(in, what);
+	}
+	in->p++;
+}
+
+/* A string into @buf (truncated to @size); escapes are kept simple. */
+static void json_read_string(struct json_in *in, char *buf, size_t size)
+{
+	size_t len = 0;
+	char c;
+
+	json_expect(in, '"');
+	while ((c = *in->p) != '"') {
+		if (!c)
+			json_fail(in, "unterminated string");
+		if (c == '\\') {
+			in->p++;
+			c = *in->p;
+			if (!c)
+				json_fail(in, "unterminated string");
+			if (c == 'u') {
+				/* Not produced by us: keep a placeholder. */
+				if (strlen(in->p) < 5)
+					json_fail(in, "bad \\u escape");
+				in->p += 4;
+				c = '?';
+			} else if (c == 'n') {
+				c = '\n';
+			} else if (c == 't') {
+				c = '\t';
+			}
+		}
+		if (len + 1 < size)
+			buf[len++] = c;
+		in->p++;
+	}
+	in->p++;
+	if (size)
+		buf[len] = '\0';
+}
+
+static double json_read_number(struct json_in *in)
+{
+	char *end;
+	double v;
+
+	json_ws(in);
+	v = strtod(in->p, &end);
+	if (end == in->p)
+		json_fail(in, "expected a number");
+	in->p = end;
+	return v;
+}
+
+static void json_skip_value(struct json_in *in, int depth)
+{
+	char tmp[8];
+
+	if (depth > 64)
+		json_fail(in, "nested too deep");
+	json_ws(in);
+	switch (*in->p) {
+	case '"':
+		json_read_string(in, tmp, 0);
+		return;
+	case '{':
+	case '[': {
+		char close = *in->p == '{' ? '}' : ']';
+
+		in->p++;
+		json_ws(in);
+		if (*in->p == close) {
+			in->p++;
+			return;
+		}
+		for (;;) {
+			if (close == '}') {
+				json_read_string(in, tmp, 0);
+				json_expect(in, ':');
+			}
+			json_skip_value(in, depth + 1);
+			json_ws(in);
+			if (*in->p == ',') {
+				in->p++;
+				continue;
+			}
+			json_expect(in, close);
+			return;
+		}
+	}
+	case 't':
+	case 'f':
+	case 'n':
+		while (*in->p >= 'a' && *in->p <= 'z')
+			in->p++;
+		return;
+	default:
+		json_read_number(in);
+	}
+}
+
+/* An object of "name": number members; @rsd selects which field. */
+static void json_read_metrics(struct json_in *in, struct metric_set *set,
+			      bool rsd)
+{
+	char name[BENCH_NAME_LEN];
+	struct metric *m;
+	double v;
+
+	json_expect(in, '{');
+	json_ws(in);
+	if (*in->p == '}') {
+		in->p++;
+		return;
+	}
+	for (;;) {
+		json_read_string(in, name, sizeof(name));
+		json_expect(in, ':');
+		v = json_read_number(in);
+		m = metric_find_mut(set, name);
+		if (rsd) {
+			if (m)
+				m->rsd = v;
+		} else if (!m) {
+			metric_add(set, v, -1, "%s", name);
+		} else {
+			m->value = v;
+		}
+		json_ws(in);
+		if (*in->p == ',') {
+			in->p++;
+			continue;
+		}
+		json_expect(in, '}');
+		return;
+	}
+}
+
+static void json_load(const char *file, struct metric_set *set)
+{
+	char key[64], *text;
+	struct json_in in = { .file = file };
+	long size;
+	FILE *f;
+
+	f = fopen(file, "r");
+	if (!f)
+		die("cannot open %s: %s", file, strerror(errno));
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	text = xcalloc(size + 1, 1);
+	if (size < 0 || fread(text, 1, size, f) != (size_t)size)
+		die("cannot read %s", file);
+	fclose(f);
+	in.p = text;
+
+	memset(set, 0, sizeof(*set));
+	json_expect(&in, '{');
+	json_ws(&in);
+	while (*in.p != '}') {
+		json_read_string(&in, key, sizeof(key));
+		json_expect(&in, ':');
+		json_ws(&in);
+		if (!strcmp(key, "metrics") && *in.p == '{') {
+			json_read_metrics(&in, set, false);
+		} else if (!strcmp(key, "rsd_pct") && *in.p == '{') {
+			json_read_metrics(&in, set, true);
+		} else if (!strcmp(key, "commit") && *in.p == '"') {
+			json_read_string(&in, set->commit, sizeof(set->commit));
+		} else if (!strcmp(key, "date") && *in.p == '"') {
+			json_read_string(&in, set->date, sizeof(set->date));
+		} else if (!strcmp(key, "quick")) {
+			set->quick = !strncmp(in.p, "true", 4);
+			json_skip_value(&in, 0);
+		} else {
+			json_skip_value(&in, 0);
+		}
+		json_ws(&in);
+		if (*in.p == ',')
+			in.p++;
+		else if (*in.p != '}')
+			json_fail(&in, "expected ',' or '}'");
+		json_ws(&in);
+	}
+	free(text);
+}
+
+/* ------------------------------------------------------------------ */
+/* Human output                                                        */
+/* ------------------------------------------------------------------ */
+
+/* "  12.3 ±  2%" in a fixed width, or blanks. */
+static const char *fmt_value(char *buf, size_t size, const struct metric *m)
+{
+	char rsd[16] = "";
+
+	if (!m) {
+		snprintf(buf, size, "%16s", "");
+		return buf;
+	}
+	if (m->rsd >= 0.5)
+		snprintf(rsd, sizeof(rsd), " ±%3.0f%%", m->rsd);
+	if (fabs(m->value) < 10)
+		snprintf(buf, size, "%10.2f%6s", m->value, rsd);
+	else
+		snprintf(buf, size, "%10.1f%6s", m->value, rsd);
+	return buf;
+}
+
+static const char *fmt_target(char *buf, size_t size, const struct metric *m)
+{
+	double target = m ? insn_target_of(m->name) : 0;
+
+	buf[0] = '\0';
+	if (target > 0)
+		snprintf(buf, size, "  (target <= %.0f: %s)", target,
+			 m->value <= target ? "met" : "MISSED");
+	return buf;
+}
+
+static void print_table(const struct metric_set *base)
+{
+	char a[64], b[64], t[64];
+	const struct metric *m, *bm;
+	bool header;
+	unsigned int i;
+
+	printf("\n");
+	if (base) {
+		printf("base: %s %s%s\nnew:  %s %s%s\n\n", base->commit,
+		       base->date, base->quick ? " (quick)" : "",
+		       results.commit, results.date,
+		       results.quick ? " (quick)" : "");
+		printf("%16s %10s %16s  %s\n", "base", "%change", "new",
+		       "metric");
+		printf("---------------- ---------- ---------------- "
+		       "------------------------------\n");
+		for (i = 0; i < results.nr; i++) {
+			char change[32] = "";
+
+			m = &results.m[i];
+			bm = metric_find(base, m->name);
+			if (bm && bm->value == 0 && m->value == 0)
+				snprintf(change, sizeof(change), "+0.0%%");
+			else if (bm && bm->value != 0)
+				snprintf(change, sizeof(change), "%+.1f%%",
+					 100.0 * (m->value - bm->value) /
+					 bm->value);
+			printf("%s %10s %s  %s%s\n",
+			       fmt_value(a, sizeof(a), bm), change,
+			       fmt_value(b, sizeof(b), m), m->name,
+			       fmt_target(t, sizeof(t), m));
+		}
+		for (i = 0; i < base->nr; i++) {
+			bm = &base->m[i];
+			if (metric_find(&results, bm->name))
+				continue;
+			printf("%s %10s %s  %s\n",
+			       fmt_value(a, sizeof(a), bm), "",
+			       fmt_value(b, sizeof(b), NULL), bm->name);
+		}
+	} else {
+		printf("%16s  %s\n", "value", "metric");
+		printf("---------------- ------------------------------\n");
+		for (i = 0; i < results.nr; i++) {
+			m = &results.m[i];
+			if (strstr(m->name, ".insn_per_op"))
+				continue;
+			printf("%s  %s\n", fmt_value(a, sizeof(a), m),
+			       m->name);
+		}
+	}
+
+	if (base)
+		return;
+
+	/* The callgrind section, with the targets beside the counts. */
+	for (i = 0, header = false; i < results.nr; i++) {
+		m = &results.m[i];
+		if (!strstr(m->name, ".insn_per_op"))
+			continue;
+		if (!header)
+			printf("\n%16s  %s\n", "instructions/op", "metric");
+		header = true;
+		printf("%16.1f  %s%s\n", m->value, m->name,
+		       fmt_target(t, sizeof(t), m));
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Run identity and the JSON file                                      */
+/* ------------------------------------------------------------------ */
+
+static void read_commit(char *buf, size_t size)
+{
+	const char *env = getenv("BENCH_COMMIT");
+	char line[64] = "";
+	FILE *p;
+
+	if (env && *env) {
+		snprintf(buf, size, "%s", env);
+		return;
+	}
+	snprintf(buf, size, "unknown");
+	p = popen("git rev-parse --short HEAD 2>/dev/null", "r");
+	if (!p)
+		return;
+	if (fgets(line, sizeof(line), p))
+		line[strcspn(line, "\r\n")] = '\0';
+	if (pclose(p) == 0 && line[0]) {
+		/* Uncommitted changes to tracked files: "-dirty". */
+		int dirty = system("git diff --quiet HEAD -- 2>/dev/null");
+
+		snprintf(buf, size, "%s%s", line, dirty ? "-dirty" : "");
+	}
+}
+
+static void write_json(void)
+{
+	char path[1024], stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	unsigned int n;
+	FILE *f;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	if (mkdir(opts.out_dir, 0777) && errno != EEXIST)
+		die("mkdir %s: %s", opts.out_dir, strerror(errno));
+	for (n = 0; ; n++) {
+		snprintf(path, sizeof(path), "%s/%s-%s%s%s%.0u.json",
+			 opts.out_dir, stamp, results.commit,
+			 results.quick ? "-quick" : "", n ? "-" : "", n);
+		if (access(path, F_OK))
+			break;
+	}
+	f = fopen(path, "w");
+	if (!f)
+		die("cannot write %s: %s", path, strerror(errno));
+	json_write(f, &results);
+	if (fclose(f))
+		die("cannot write %s", path);
+	printf("\nresults: %s\n", path);
+}
+
+/* ------------------------------------------------------------------ */
+/* main                                                                */
+/* ------------------------------------------------------------------ */
+
+static void usage(void)
+{
+	fprintf(stderr,
+"usage: bench_tree [options]\n"
+"  --quick            3 repetitions, smaller sizes and batches (QUICK=1)\n"
+"  --reps R           repetitions per measurement (default 7)\n"
+"  --sizes A,B,...    numbers of ranges (default 100,1000,100000,1000000)\n"
+"  --gap-sizes A,...  numbers of ranges for the gap search (default\n"
+"                     100,10000,1000000; the --sizes if only those given)\n"
+"  --batch N          lookups per measurement; writes use N/4\n"
+"  --pages P          pages per range, 0 = vary 1..4 (default 1)\n"
+"  --flags F          tree flags (default %u: ALLOC_RANGE|USE_RCU)\n"
+"  --base FILE        compare with an earlier run's JSON (BASE=FILE)\n"
+"  --callgrind        also count instructions/op under callgrind\n"
+"                     (CALLGRIND=1)\n"
+"  --callgrind-only   only the callgrind counts\n"
+"  --out-dir DIR      where the JSON goes (default bench-results)\n"
+"  --no-json          do not write a JSON file\n"
+"  --ops NAME --count N [--size S]\n"
+"                     run N operations NAME (mtree_load, mas_walk,\n"
+"                     overwrite, empty_area_rev) on S ranges and exit;\n"
+"                     used by --callgrind\n",
+		BENCH_DEFAULT_FLAGS);
+	exit(2);
+}
+
+static unsigned long parse_ulong(const char *s, const char *what)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || end == s || *end)
+		die("bad %s: %s", what, s);
+	return v;
+}
+
+static void parse_sizes(const char *s, unsigned long *sizes,
+			unsigned int *nr)
+{
+	char *copy = strdup(s), *tok, *save = NULL;
+
+	if (!copy)
+		die("out of memory");
+	*nr = 0;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (*nr == BENCH_MAX_SIZES)
+			die("too many sizes");
+		sizes[*nr] = parse_ulong(tok, "size");
+		if (!sizes[*nr])
+			die("a size must be at least 1");
+		(*nr)++;
+	}
+	free(copy);
+}
+
+static bool env_true(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0") && strcmp(v, "no");
+}
+
+static void parse_args(int argc, char **argv)
+{
+	bool reps_set = false, sizes_set = false, batch_set = false;
+	bool gap_sizes_set = false;
+	const char *env;
+	int i;
+
+	opts.quick = env_true("QUICK");
+	opts.callgrind = env_true("CALLGRIND");
+	env = getenv("BASE");
+	if (env && *env)
+		opts.base = env;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+#define NEED_VALUE() do { if (!v) usage(); i++; } while (0)
+		if (!strcmp(a, "--quick")) {
+			opts.quick = true;
+		} else if (!strcmp(a, "--reps")) {
+			NEED_VALUE();
+			opts.reps = parse_ulong(v, "--reps");
+			reps_set = true;
+		} else if (!strcmp(a, "--sizes")) {
+			NEED_VALUE();
+			parse_sizes(v, opts.sizes, &opts.nr_sizes);
+			sizes_set = true;
+		} else if (!strcmp(a, "--gap-sizes")) {
+			NEED_VALUE();
+			parse_sizes(v, opts.gap_sizes, &opts.nr_gap_sizes);
+			gap_sizes_set = true;
+		} else if (!strcmp(a, "--batch")) {
+			NEED_VALUE();
+			opts.batch = parse_ulong(v, "--batch");
+			batch_set = true;
+		} else if (!strcmp(a, "--pages")) {
+			NEED_VALUE();
+			opts.pages = parse_ulong(v, "--pages");
+		} else if (!strcmp(a, "--flags")) {
+			NEED_VALUE();
+			opts.mt_flags = parse_ulong(v, "--flags");
+		} else if (!strcmp(a, "--base")) {
+			NEED_VALUE();
+			opts.base = v;
+		} else if (!strcmp(a, "--callgrind")) {
+			opts.callgrind = true;
+		} else if (!strcmp(a, "--callgrind-only")) {
+			opts.callgrind = true;
+			opts.no_timing = true;
+		} else if (!strcmp(a, "--out-dir")) {
+			NEED_VALUE();
+			opts.out_dir = v;
+		} else if (!strcmp(a, "--no-json")) {
+			opts.no_json = true;
+		} else if (!strcmp(a, "--ops")) {
+			NEED_VALUE();
+			opts.loop_op = v;
+		} else if (!strcmp(a, "--count")) {
+			NEED_VALUE();
+			opts.loop_count = parse_ulong(v, "--count");
+		} else if (!strcmp(a, "--size")) {
+			NEED_VALUE();
+			opts.loop_size = parse_ulong(v, "--size");
+		} else {
+			usage();
+		}
+#undef NEED_VALUE
+	}
+
+	/* --sizes alone sets the sizes of the gap search too. */
+	if (sizes_set && !gap_sizes_set) {
+		memcpy(opts.gap_sizes, opts.sizes, sizeof(opts.sizes));
+		opts.nr_gap_sizes = opts.nr_sizes;
+	}
+	if (opts.quick) {
+		if (!reps_set)
+			opts.reps = 3;
+		if (!sizes_set) {
+			opts.sizes[0] = 100;
+			opts.sizes[1] = 1000;
+			opts.sizes[2] = 100000;
+			opts.nr_sizes = 3;
+		}
+		if (!batch_set)
+			opts.batch = 100000;
+	}
+	if (!opts.reps || opts.reps > 1000)
+		die("--reps must be 1..1000");
+	if (!opts.batch)
+		die("--batch must be at least 1");
+	if (opts.loop_size < BENCH_SPAN)
+		die("--size must be at least %d", BENCH_SPAN);
+	if (opts.loop_op && !opts.loop_count)
+		die("--ops needs --count N");
+}
+
+int main(int argc, char **argv)
+{
+	struct metric_set *base = NULL;
+	time_t now = time(NULL);
+	uint64_t t0 = now_ns();
+	struct tm tm;
+	unsigned int s;
+	double clock_ns;
+	int ret = 0;
+
+	parse_args(argc, argv);
+
+	maple_tree_init();
+
+	if (opts.loop_op) {
+		ret = run_loop();
+		goto out;
+	}
+
+	/* Read the base first: a bad file should not cost a whole run. */
+	if (opts.base) {
+		base = xcalloc(1, sizeof(*base));
+		json_load(opts.base, base);
+	}
+
+	results.quick = opts.quick;
+	read_commit(results.commit, sizeof(results.commit));
+	gmtime_r(&now, &tm);
+	strftime(results.date, sizeof(results.date), "%Y-%m-%dT%H:%M:%SZ",
+		 &tm);
+
+	if (!opts.no_timing) {
+		clock_ns = clock_overhead_ns();
+		fprintf(stderr, "bench_tree: %u repetitions, %lu lookups and "
+			"%lu writes per measurement, clock pair %.1f ns\n",
+			opts.reps, opts.batch,
+			opts.batch / 4 ? opts.batch / 4 : 1, clock_ns);
+		for (s = 0; s < opts.nr_sizes; s++)
+			bench_size(opts.sizes[s], clock_ns);
+		for (s = 0; s < opts.nr_gap_sizes; s++)
+			bench_gap(opts.gap_sizes[s]);
+	}
+	if (opts.callgrind)
+		bench_callgrind();
+
+	print_table(base);
+	if (!opts.no_json)
+		write_json();
+	printf("runtime: %.2f s\n", (now_ns() - t0) / 1e9);
+	free(base);
+out:
+	rcu_barrier();
+	return ret;
+}
