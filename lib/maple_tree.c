@@ -1903,10 +1903,15 @@ static bool mas_wr_slot_fast(struct ma_state *mas, void *entry,
 	for (;;) {
 		node = mte_to_node(enode);
 		type = mte_node_type(enode);
-		pivots = ma_pivots(node, type);
-		slots = ma_slots(node, type);
-		offset = ma_offset(pivots, type, index);
-		if (ma_is_leaf(type)) {
+		pivots = node->mr64.pivot;
+		if (type == maple_arange_64) {
+			offset = ma_offset(pivots, maple_arange_64, index);
+			slots = node->ma64.slot;
+		} else {
+			offset = ma_offset(pivots, maple_range_64, index);
+			slots = node->mr64.slot;
+		}
+		if (type == maple_leaf_64) {
 			/* See mt_wr_is_slot_store() on tiny root leaves. */
 			if (!depth && pivots[1] == ULONG_MAX)
 				return false;
@@ -2179,10 +2184,16 @@ int mtree_store_range(struct maple_tree *mt, unsigned long index,
 	MA_STATE(mas, mt, index, last);
 	int ret;
 
+	void *old;
+
 	if (mt_is_reserved(entry) || index > last)
 		return -EINVAL;
 
 	mtree_lock(mt);
+	if (mas_wr_slot_fast(&mas, entry, &old)) {
+		mtree_unlock(mt);
+		return 0;
+	}
 	ret = mas_store_gfp(&mas, entry, gfp);
 	mtree_unlock(mt);
 	if (unlikely(mas.alloc))
