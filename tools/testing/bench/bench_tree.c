@@ -783,7 +783,7 @@ static void bench_size(unsigned long nr, double clock_ns)
  */
 #define BENCH_GAP_BASE		(1024 * BENCH_PAGE)
 #define BENCH_GAP_MAX_HOLE	1024	/* pages */
-#define BENCH_GAP_QUICK_MAX	100000	/* largest callgrind size with --quick */
+#define BENCH_GAP_QUICK_MAX	100000	/* callgrind, --quick */
 
 /* Sizes searched for, in pages; each query picks one at random. */
 static const unsigned long gap_search_pages[] = { 2, 4, 8, 16, 32 };
@@ -856,7 +856,8 @@ static unsigned long gap_expect(const struct layout *lay, unsigned long max,
 		if (lay->vma[lo].start - first >= size)
 			return lay->vma[lo].start - 1;
 		if (!lo)
-			die("gap search: no room for %lu below %#lx", size, max);
+			die("gap search: no room for %lu below %#lx", size,
+			    max);
 	}
 }
 
@@ -906,6 +907,8 @@ static void bench_gap(unsigned long nr)
 		v[r] = (double)(now_ns() - t0) / n;
 	}
 	report("empty_area_rev", nr, "ns_per_op", v);
+	fprintf(stderr, "  %-16s %9lu ranges  height %u\n", "empty_area_rev",
+		nr, mt_height(&mt));
 
 	free(max);
 	free(size);
@@ -958,8 +961,8 @@ static int run_loop(void)
 		if (bench_loop_overwrite(&mt, &lay, arg, n, true))
 			ret = 1;
 	} else {
-		die("unknown --ops %s (mtree_load, mas_walk, overwrite, empty_area_rev)",
-		    op);
+		die("unknown --ops %s (mtree_load, mas_walk, overwrite, "
+		    "empty_area_rev)", op);
 	}
 	if (!ret)
 		tree_check(&mt, &lay, op);

@@ -17,11 +17,14 @@
  *
  *   maple_alloc_diff        randomized differential test: random trees of
  *                           1 to 100,000 ranges, writes of every kind
- *                           (stores, spanning stores, erases, allocations),
+ *                           (mtree_store_range(), mas_store_gfp(),
+ *                           mas_preallocate() + mas_store_prealloc(),
+ *                           spanning stores, erases, mtree_alloc_{,r}range()),
  *                           mt_validate_errors() after writes, and batteries
  *                           of searches compared with the model's own search
  *                           (model_empty_area{,_rev}(), a plain scan of the
- *                           model's gaps).  The seed is printed.
+ *                           model's gaps).  The seed is printed; SEED=N
+ *                           replays a run.
  *   maple_alloc_exhaustive  every occupancy pattern of the universe [0, 11],
  *                           every window inside [0, 20] (and up to ULONG_MAX)
  *                           and every size 1..12, against the model and
@@ -155,7 +158,6 @@ static unsigned long name_hash(const char *s)
  */
 #define AD_VALIDATE_ALL		10000
 #define AD_GROWTH_CHECKS	256
-#define AD_MAX_FAILURES		1
 
 struct adiff {
 	struct kunit *test;
@@ -370,7 +372,10 @@ static bool ad_battery(struct adiff *d, unsigned long nr_windows)
 	rcu_read_lock();
 	for (k = 0; ok && k < nr_windows; k++) {
 		a = ad_point(d);
-		b = ad_rnd(d, 4) ? ad_point(d) : sat_add(a, ad_len(d, 1UL << 20));
+		if (ad_rnd(d, 4))
+			b = ad_point(d);
+		else
+			b = sat_add(a, ad_len(d, 1UL << 20));
 		min = a < b ? a : b;
 		max = a < b ? b : a;
 		if (!ad_rnd(d, 8))
@@ -386,7 +391,8 @@ static bool ad_battery(struct adiff *d, unsigned long nr_windows)
 		     (gap == ULONG_MAX || ad_search(d, min, max, gap + 1)) &&
 		     (all == ULONG_MAX || ad_search(d, min, max, all + 1)) &&
 		     ad_search(d, min, max, window) &&
-		     (window == ULONG_MAX || ad_search(d, min, max, window + 1));
+		     (window == ULONG_MAX ||
+		      ad_search(d, min, max, window + 1));
 		if (!ok)
 			break;
 
@@ -436,13 +442,41 @@ static bool ad_written(struct adiff *d, unsigned long first,
 	return true;
 }
 
+/*
+ * Store through the normal API most of the time, else as mm/ does:
+ * mas_store_gfp(), or mas_preallocate() and mas_store_prealloc().
+ */
 static bool ad_store(struct adiff *d, unsigned long first, unsigned long last,
 		     void *entry)
 {
+	MA_STATE(mas, &d->mt, first, last);
 	int ret;
 
-	ad_note(d, "mtree_store_range(%lu, %lu, %p)", first, last, entry);
-	ret = mtree_store_range(&d->mt, first, last, entry, GFP_KERNEL);
+	switch (ad_rnd(d, 8)) {
+	case 0:
+		ad_note(d, "mas_store_gfp(%lu, %lu, %p)", first, last, entry);
+		mas_lock(&mas);
+		ret = mas_store_gfp(&mas, entry, GFP_KERNEL);
+		mas_unlock(&mas);
+		mas_destroy(&mas);
+		break;
+	case 1:
+		ad_note(d, "mas_preallocate+mas_store_prealloc(%lu, %lu, %p)",
+			first, last, entry);
+		/* Under a spinlock preallocation may not sleep. */
+		mas_lock(&mas);
+		ret = mas_preallocate(&mas, entry, GFP_NOWAIT);
+		if (!ret)
+			mas_store_prealloc(&mas, entry);
+		mas_unlock(&mas);
+		mas_destroy(&mas);
+		break;
+	default:
+		ad_note(d, "mtree_store_range(%lu, %lu, %p)", first, last,
+			entry);
+		ret = mtree_store_range(&d->mt, first, last, entry,
+					GFP_KERNEL);
+	}
 	if (ret)
 		return ad_fail(d, "returned %d", ret);
 	model_store_range(&d->m, first, last, entry);
@@ -451,12 +485,21 @@ static bool ad_store(struct adiff *d, unsigned long first, unsigned long last,
 
 static bool ad_erase(struct adiff *d, unsigned long index)
 {
+	MA_STATE(mas, &d->mt, index, index);
 	unsigned long first, last;
 	void *expect, *old;
 
-	ad_note(d, "mtree_erase(%lu)", index);
 	expect = model_walk(&d->m, index, &first, &last);
-	old = mtree_erase(&d->mt, index);
+	if (ad_rnd(d, 4)) {
+		ad_note(d, "mtree_erase(%lu)", index);
+		old = mtree_erase(&d->mt, index);
+	} else {
+		ad_note(d, "mas_erase(%lu)", index);
+		mas_lock(&mas);
+		old = mas_erase(&mas);
+		mas_unlock(&mas);
+		mas_destroy(&mas);
+	}
 	if (old != expect)
 		return ad_fail(d, "returned %p, expected %p", old, expect);
 	model_erase(&d->m, index);
@@ -603,18 +646,21 @@ static bool ad_tree(struct adiff *d, unsigned int flags, unsigned long target,
 	for (k = 0; d->m.nr < target && k < limit; k++) {
 		unsigned long first = ad_index(d);
 		unsigned long avg = d->span / (target + 1) + 1;
-		unsigned long size = 1 + ad_len(d, avg);
+		unsigned long size = 1 + ad_len(d, avg), max;
 		bool ok;
 
 		switch (ad_rnd(d, 10)) {
 		case 0:
-			ok = ad_alloc(d, first, ad_rnd(d, 2) ? ULONG_MAX :
-				      sat_add(first, size - 1 + ad_len(d, d->span)),
-				      size, false);
+			max = ULONG_MAX;
+			if (ad_rnd(d, 2))
+				max = sat_add(first,
+					      size - 1 + ad_len(d, d->span));
+			ok = ad_alloc(d, first, max, size, false);
 			break;
 		case 1:
-			ok = ad_alloc(d, ad_rnd(d, 2) ? 0 : d->base, first <
-				      size - 1 ? size - 1 : first, size, true);
+			max = first < size - 1 ? size - 1 : first;
+			ok = ad_alloc(d, ad_rnd(d, 2) ? 0 : d->base, max, size,
+				      true);
 			break;
 		case 2:
 			ok = ad_erase(d, ad_entry_index(d, first));
@@ -651,9 +697,9 @@ static bool ad_tree(struct adiff *d, unsigned int flags, unsigned long target,
 struct ad_plan {
 	unsigned int flags;
 	unsigned long trees;
-	unsigned long min_ranges, max_ranges;	/* tree size, chosen per tree */
+	unsigned long min_ranges, max_ranges;	/* size of each tree */
 	unsigned long nr_writes;		/* after growing */
-	unsigned long checkpoints;		/* batteries during the writes */
+	unsigned long checkpoints;		/* batteries meanwhile */
 	unsigned long nr_windows;		/* windows per battery */
 };
 
@@ -694,11 +740,11 @@ static void fn(struct kunit *test)					\
 }
 
 AD_CASE(alloc_diff_trees_of_1_to_100_ranges,
-	.flags = MT_FLAGS_ALLOC_RANGE, .trees = 300, .min_ranges = 1,
+	.flags = MT_FLAGS_ALLOC_RANGE, .trees = 1000, .min_ranges = 1,
 	.max_ranges = 100, .nr_writes = 60, .checkpoints = 2,
 	.nr_windows = 24)
 AD_CASE(alloc_diff_trees_of_1000_ranges,
-	.flags = MT_FLAGS_ALLOC_RANGE, .trees = 4, .min_ranges = 500,
+	.flags = MT_FLAGS_ALLOC_RANGE, .trees = 8, .min_ranges = 500,
 	.max_ranges = 1500, .nr_writes = 2000, .checkpoints = 4,
 	.nr_windows = 128)
 AD_CASE(alloc_diff_tree_of_10000_ranges,
@@ -711,7 +757,7 @@ AD_CASE(alloc_diff_rcu_tree_of_10000_ranges,
 	.checkpoints = 2, .nr_windows = 128)
 AD_CASE(alloc_diff_tree_of_100000_ranges,
 	.flags = MT_FLAGS_ALLOC_RANGE, .trees = 1, .min_ranges = 100000,
-	.max_ranges = 100000, .nr_writes = 600, .checkpoints = 2,
+	.max_ranges = 100000, .nr_writes = 1500, .checkpoints = 3,
 	.nr_windows = 64)
 
 static struct kunit_case maple_alloc_diff_cases[] = {
@@ -734,7 +780,7 @@ kunit_test_suite(maple_alloc_diff_suite);
 
 #define EX_BITS		12	/* the universe [0, 11] */
 #define EX_PATTERNS	(1U << EX_BITS)
-#define EX_REACH	20	/* windows end up to 20 past the universe's base */
+#define EX_REACH	20	/* windows end up to base + 20 */
 #define EX_MAX_SIZE	12
 #define EX_MAX_FAILURES	5
 
@@ -1399,7 +1445,7 @@ static void alloc_range_until_window_full_then_ebusy(struct kunit *test)
 	model_destroy(&m);
 }
 
-static void alloc_range_bad_window_is_einval_and_changes_nothing(struct kunit *test)
+static void alloc_bad_window_is_einval_and_changes_nothing(struct kunit *test)
 {
 	struct maple_tree mt;
 	unsigned long start = 12345;
@@ -1644,7 +1690,7 @@ static const struct alloc_shape alloc_shapes[] = {
 	  .max = ULONG_MAX, .expect = 7999 },
 };
 
-static void alloc_range_enomem_changes_nothing_and_leaks_nothing(struct kunit *test)
+static void alloc_enomem_changes_nothing_and_leaks_nothing(struct kunit *test)
 {
 	unsigned long i, runs = 0, failed = 0;
 
@@ -1671,10 +1717,10 @@ static struct kunit_case maple_alloc_api_cases[] = {
 	KUNIT_CASE(alloc_range_fills_exactly_the_area),
 	KUNIT_CASE(alloc_range_into_root_entry_tree),
 	KUNIT_CASE(alloc_range_until_window_full_then_ebusy),
-	KUNIT_CASE(alloc_range_bad_window_is_einval_and_changes_nothing),
+	KUNIT_CASE(alloc_bad_window_is_einval_and_changes_nothing),
 	KUNIT_CASE(alloc_range_on_tree_without_alloc_flag_is_einval),
 	KUNIT_CASE(alloc_range_of_reserved_entry_is_einval),
-	KUNIT_CASE(alloc_range_enomem_changes_nothing_and_leaks_nothing),
+	KUNIT_CASE(alloc_enomem_changes_nothing_and_leaks_nothing),
 	{}
 };
 
@@ -1712,7 +1758,7 @@ struct vma_space {
 	struct kunit *test;
 	struct maple_tree mt;
 	struct model_rng rng;
-	struct model m;		/* the live ranges, as the tree should hold */
+	struct model m;		/* the live ranges */
 	struct vma *vma;	/* every range placed, by number */
 	unsigned long nr;	/* ranges placed */
 	unsigned long searches;
@@ -1771,7 +1817,8 @@ static int vma_place(struct vma_space *vs, unsigned long size,
 		if (ret)
 			break;
 		end = mas.last;
-		KUNIT_EXPECT_EQ(vs->test, mas.index, end - size - VMA_GUARD + 1);
+		KUNIT_EXPECT_EQ(vs->test, mas.index,
+				end - size - VMA_GUARD + 1);
 		if (end == VMA_CEILING - 1) {
 			*start = end - size + 1;
 			break;
@@ -1999,7 +2046,8 @@ static void vma_freed_holes_are_found_again(struct kunit *test)
 		KUNIT_EXPECT_LT(test, v->last, below);
 		below = v->start;
 		for (j = 0; j < nr_holes; j++)
-			if (v->start >= hole[j].first && v->last <= hole[j].last)
+			if (v->start >= hole[j].first &&
+			    v->last <= hole[j].last)
 				break;
 		KUNIT_ASSERT_LT_MSG(test, j, nr_holes,
 				    "page mapped at %#lx outside every hole",
