@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Userspace stand-in for <linux/spinlock.h> on pthread mutexes.
+ * Userspace stand-in for <linux/spinlock.h>: an atomic-exchange spinlock
+ * that yields the CPU while it waits (see spinlock_types.h for why).
  *
  * Holding a spinlock raises the thread's preempt count, so might_sleep()
  * (under CONFIG_DEBUG_ATOMIC_SLEEP) catches sleeping while holding one.
@@ -10,16 +11,33 @@
 #ifndef _TOOLS_LINUX_SPINLOCK_H
 #define _TOOLS_LINUX_SPINLOCK_H
 
-#include <pthread.h>
+#include <sched.h>
 #include <linux/compiler.h>
 #include <linux/irqflags.h>
 #include <linux/lockdep.h>
 #include <linux/preempt.h>
 #include <linux/spinlock_types.h>
 
+static inline void __spin_acquire(int *word)
+{
+	while (__atomic_exchange_n(word, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(word, __ATOMIC_RELAXED))
+			sched_yield();
+}
+
+static inline int __spin_try_acquire(int *word)
+{
+	return !__atomic_exchange_n(word, 1, __ATOMIC_ACQUIRE);
+}
+
+static inline void __spin_release(int *word)
+{
+	__atomic_store_n(word, 0, __ATOMIC_RELEASE);
+}
+
 static inline void __spin_lock_init(spinlock_t *lock, const char *name)
 {
-	pthread_mutex_init(&lock->lock, NULL);
+	lock->lock = 0;
 	lockdep_init_map(&lock->dep_map, name, NULL, 0);
 }
 
@@ -32,7 +50,7 @@ static inline void __spin_lock_init(spinlock_t *lock, const char *name)
 static inline void spin_lock(spinlock_t *lock) __acquires(lock)
 {
 	__lock_check_recursion(&lock->dep_map);
-	pthread_mutex_lock(&lock->lock);
+	__spin_acquire(&lock->lock);
 	__lock_acquire_exclusive(&lock->dep_map);
 	preempt_disable();
 }
@@ -45,7 +63,7 @@ static inline void spin_lock(spinlock_t *lock) __acquires(lock)
  */
 static inline int spin_trylock(spinlock_t *lock)
 {
-	if (pthread_mutex_trylock(&lock->lock))
+	if (!__spin_try_acquire(&lock->lock))
 		return 0;
 	__lock_acquire_exclusive(&lock->dep_map);
 	preempt_disable();
@@ -60,7 +78,7 @@ static inline void spin_unlock(spinlock_t *lock) __releases(lock)
 {
 	preempt_enable();
 	__lock_release_exclusive(&lock->dep_map);
-	pthread_mutex_unlock(&lock->lock);
+	__spin_release(&lock->lock);
 }
 
 /* True if anyone holds the lock (racy by nature, as in the kernel). */
