@@ -140,9 +140,10 @@ static inline bool ma_is_leaf(enum maple_type type)
 	return type < maple_range_64;
 }
 
+/* Readers look at the flags while a writer may change the height bits. */
 static inline bool mt_is_alloc(const struct maple_tree *mt)
 {
-	return mt->ma_flags & MT_FLAGS_ALLOC_RANGE;
+	return READ_ONCE(mt->ma_flags) & MT_FLAGS_ALLOC_RANGE;
 }
 
 static inline bool mt_is_reserved(const void *entry)
@@ -2420,7 +2421,7 @@ static bool mt_gap_search_node(struct mt_gap_search *gs,
 				return true;
 			continue;
 		}
-		if (gaps && gaps[i] < gs->size)
+		if (gaps && READ_ONCE(gaps[i]) < gs->size)
 			continue;
 		if (mt_gap_search_node(gs, slot, first, last))
 			return true;

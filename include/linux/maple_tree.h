@@ -440,7 +440,8 @@ static inline bool mas_is_paused(const struct ma_state *mas)
  */
 static inline bool mt_external_lock(const struct maple_tree *mt)
 {
-	return (mt->ma_flags & MT_FLAGS_LOCK_MASK) == MT_FLAGS_LOCK_EXTERN;
+	return (READ_ONCE(mt->ma_flags) & MT_FLAGS_LOCK_MASK) ==
+		MT_FLAGS_LOCK_EXTERN;
 }
 
 /**
@@ -478,7 +479,7 @@ static inline bool mt_in_rcu(struct maple_tree *mt)
 #ifdef CONFIG_MAPLE_RCU_DISABLED
 	return false;
 #endif
-	return mt->ma_flags & MT_FLAGS_USE_RCU;
+	return READ_ONCE(mt->ma_flags) & MT_FLAGS_USE_RCU;
 }
 
 /**
@@ -534,7 +535,8 @@ static inline void mt_set_in_rcu(struct maple_tree *mt)
  */
 static inline unsigned int mt_height(const struct maple_tree *mt)
 {
-	return (mt->ma_flags & MT_FLAGS_HEIGHT_MASK) >> MT_FLAGS_HEIGHT_OFFSET;
+	return (READ_ONCE(mt->ma_flags) & MT_FLAGS_HEIGHT_MASK) >>
+		MT_FLAGS_HEIGHT_OFFSET;
 }
 
 void *mt_find(struct maple_tree *mt, unsigned long *index, unsigned long max);
