@@ -21,6 +21,14 @@
  * a bigger hole, searched top-down for sizes that only the rarer, bigger
  * holes can hold, at 100, 10,000 and 1,000,000 ranges (--gap-sizes).
  *
+ * RCU mode is measured on a tree of its own (bench_rcu(), 100,000 ranges,
+ * 10,000 with --quick): lookups per second by one and by two reader threads,
+ * alone and beside a writer thread that erases and re-inserts ranges (so
+ * every write replaces a leaf), and the writer's own throughput, alone in
+ * RCU mode, alone outside RCU mode, and beside the readers.  Each
+ * measurement runs the threads for a fixed time (--rcu-ms, default 200 ms,
+ * 30 ms with --quick) and reports millions of operations per second.
+ *
  * With --callgrind the program re-runs itself under valgrind's callgrind
  * tool in "--ops NAME --count N" mode, which sets up a tree and runs exactly
  * N operations inside bench_loop_NAME().  Collection is switched on only
@@ -39,6 +47,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -89,6 +98,7 @@ struct bench_opts {
 	unsigned long gap_sizes[BENCH_MAX_SIZES];	/* gap search */
 	unsigned int nr_gap_sizes;
 	unsigned int pages;	/* range length in pages, 0 = vary 1..4 */
+	unsigned int rcu_ms;	/* run time of one RCU measurement */
 	unsigned int mt_flags;
 	const char *base;
 	const char *out_dir;
@@ -106,6 +116,7 @@ static struct bench_opts opts = {
 	.gap_sizes = { 100, 10000, 1000000 },
 	.nr_gap_sizes = 3,
 	.pages = 1,
+	.rcu_ms = 200,
 	.mt_flags = BENCH_DEFAULT_FLAGS,
 	.out_dir = "bench-results",
 	.loop_size = 1000,
@@ -196,12 +207,13 @@ static void layout_free(struct layout *lay)
 	free(lay->alt);
 }
 
-static void tree_build(struct maple_tree *mt, const struct layout *lay)
+static void tree_build_flags(struct maple_tree *mt, const struct layout *lay,
+			     unsigned int flags)
 {
 	unsigned long i;
 	int ret;
 
-	mt_init_flags(mt, opts.mt_flags);
+	mt_init_flags(mt, flags);
 	for (i = 0; i < lay->nr; i++) {
 		ret = mtree_store_range(mt, lay->vma[i].start, lay->vma[i].last,
 					&lay->vma[i], GFP_KERNEL);
@@ -209,6 +221,11 @@ static void tree_build(struct maple_tree *mt, const struct layout *lay)
 			die("building: mtree_store_range(%lu) returned %d",
 			    i, ret);
 	}
+}
+
+static void tree_build(struct maple_tree *mt, const struct layout *lay)
+{
+	tree_build_flags(mt, lay, opts.mt_flags);
 }
 
 /*
@@ -917,6 +934,222 @@ static void bench_gap(unsigned long nr)
 }
 
 /* ------------------------------------------------------------------ */
+/* RCU mode: readers beside a writer                                   */
+/* ------------------------------------------------------------------ */
+
+#define BENCH_RCU_RANGES	100000
+#define BENCH_RCU_QUICK_RANGES	10000
+#define BENCH_RCU_QUICK_MS	30
+#define BENCH_RCU_MAX_READERS	2
+#define BENCH_RCU_INDICES	65536	/* lookups cycle through these */
+#define BENCH_RCU_BURST		256	/* lookups between stop checks */
+#ifdef __TOOLS_TSAN
+#define BENCH_TSAN		1
+#else
+#define BENCH_TSAN		0
+#endif
+
+/* One timed run: the threads, what they share and what they did. */
+struct rcu_run {
+	struct maple_tree *mt;
+	const struct layout *lay;
+	const unsigned long *idx;	/* indices the readers look up */
+	const unsigned long *pick;	/* ranges the writer rewrites */
+	pthread_barrier_t start;
+	int stop;
+	unsigned long read_ops;
+	unsigned long write_ops;
+	unsigned long err;
+};
+
+struct rcu_thread {
+	struct rcu_run *run;
+	pthread_t thread;
+	unsigned long from;		/* first position in idx or pick */
+	unsigned long ops;
+	unsigned long sum;
+	unsigned long err;
+};
+
+static bool rcu_stopped(struct rcu_run *run)
+{
+	return __atomic_load_n(&run->stop, __ATOMIC_RELAXED);
+}
+
+/* mtree_load() (which takes rcu_read_lock() itself) until told to stop. */
+static void *rcu_reader(void *arg)
+{
+	struct rcu_thread *t = arg;
+	struct rcu_run *run = t->run;
+	unsigned long k = t->from, n;
+
+	pthread_barrier_wait(&run->start);
+	while (!rcu_stopped(run)) {
+		for (n = 0; n < BENCH_RCU_BURST; n++) {
+			t->sum += (unsigned long)mtree_load(run->mt,
+							    run->idx[k]);
+			k = (k + 1) % BENCH_RCU_INDICES;
+		}
+		t->ops += BENCH_RCU_BURST;
+	}
+	return NULL;
+}
+
+/*
+ * Erase a range and insert it again (two writes, each rebuilding a leaf),
+ * until told to stop; the tree is whole again when it returns.
+ */
+static void *rcu_writer(void *arg)
+{
+	struct rcu_thread *t = arg;
+	struct rcu_run *run = t->run;
+	const struct layout *lay = run->lay;
+	unsigned long k = t->from, i;
+
+	pthread_barrier_wait(&run->start);
+	while (!rcu_stopped(run)) {
+		i = run->pick[k];
+		k = (k + 1) % BENCH_RCU_INDICES;
+		if (!mtree_erase(run->mt, lay->vma[i].start))
+			t->err |= 1;
+		t->err |= (unsigned long)-mtree_insert_range(run->mt,
+				lay->vma[i].start, lay->vma[i].last,
+				&lay->vma[i], GFP_KERNEL);
+		t->ops += 2;
+	}
+	return NULL;
+}
+
+/*
+ * Run @readers readers and, with @writer, the writer for opts.rcu_ms.
+ * Sets *@read_mops and *@write_mops (millions of operations per second).
+ */
+static void rcu_measure(struct rcu_run *run, unsigned int readers,
+			bool writer, double *read_mops, double *write_mops)
+{
+	struct rcu_thread t[BENCH_RCU_MAX_READERS + 1];
+	unsigned int n = readers + writer, i;
+	struct timespec ts = {
+		.tv_sec = opts.rcu_ms / 1000,
+		.tv_nsec = (opts.rcu_ms % 1000) * 1000000L,
+	};
+	unsigned long reads = 0, writes = 0;
+	uint64_t t0, t1;
+
+	/* No RCU frees left over from the last measurement. */
+	rcu_barrier();
+	memset(t, 0, sizeof(t));
+	run->stop = 0;
+	if (pthread_barrier_init(&run->start, NULL, n + 1))
+		die("pthread_barrier_init failed");
+	for (i = 0; i < n; i++) {
+		t[i].run = run;
+		t[i].from = i * (BENCH_RCU_INDICES / (n + 1));
+		if (pthread_create(&t[i].thread, NULL,
+				   i < readers ? rcu_reader : rcu_writer, &t[i]))
+			die("pthread_create failed");
+	}
+	pthread_barrier_wait(&run->start);
+	t0 = now_ns();
+	nanosleep(&ts, NULL);
+	__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < n; i++) {
+		pthread_join(t[i].thread, NULL);
+		if (i < readers)
+			reads += t[i].ops;
+		else
+			writes += t[i].ops;
+		bench_sink += t[i].sum;
+		run->err |= t[i].err;
+	}
+	t1 = now_ns();
+	pthread_barrier_destroy(&run->start);
+	*read_mops = reads * 1e3 / (t1 - t0);
+	*write_mops = writes * 1e3 / (t1 - t0);
+}
+
+static void rcu_report(const char *name, double *v)
+{
+	double med, rsd;
+
+	med = summarise(v, opts.reps, &rsd);
+	metric_add(&results, med, rsd, "%s", name);
+	fprintf(stderr, "  %-32s %10.2f Mops/s (±%.1f%%)\n", name, med, rsd);
+}
+
+static void bench_rcu(void)
+{
+	unsigned long nr = opts.quick ? BENCH_RCU_QUICK_RANGES :
+					BENCH_RCU_RANGES;
+	unsigned int rcu_flags = opts.mt_flags | MT_FLAGS_USE_RCU;
+	double rd[opts.reps], wr[opts.reps];
+	struct rcu_run run = { 0 };
+	char name[BENCH_NAME_LEN];
+	struct maple_tree mt;
+	struct layout lay;
+	unsigned int readers, r;
+	bool writer, rcu;
+
+	layout_init(&lay, nr);
+	run.mt = &mt;
+	run.lay = &lay;
+	run.idx = make_indices(&lay, BENCH_RCU_INDICES, BENCH_SEED * 11 + nr);
+	run.pick = make_picks(nr, BENCH_RCU_INDICES, BENCH_SEED * 13 + nr);
+	fprintf(stderr, "  rcu: %lu ranges, %u ms per measurement\n", nr,
+		opts.rcu_ms);
+
+	tree_build_flags(&mt, &lay, rcu_flags);
+	/*
+	 * Under ThreadSanitizer the readers would only repeat the race
+	 * reports of the maple_rcu_stress suite and fail "make check-tsan"
+	 * before any suite runs: there, only the writer is measured.
+	 */
+	for (readers = 1; readers <= BENCH_RCU_MAX_READERS && !BENCH_TSAN;
+	     readers++) {
+		for (writer = false; ; writer = true) {
+			for (r = 0; r < opts.reps; r++)
+				rcu_measure(&run, readers, writer, &rd[r],
+					    &wr[r]);
+			snprintf(name, sizeof(name),
+				 "rcu_lookup.readers%u.%s.mops", readers,
+				 writer ? "writer" : "nowriter");
+			rcu_report(name, rd);
+			if (writer) {
+				snprintf(name, sizeof(name),
+					 "rcu_write.rcu.readers%u.mops",
+					 readers);
+				rcu_report(name, wr);
+				break;
+			}
+		}
+	}
+	if (run.err)
+		die("rcu: an erase or insert failed");
+	tree_check(&mt, &lay, "rcu readers");
+	mtree_destroy(&mt);
+
+	/* The writer alone: what RCU mode costs it. */
+	for (rcu = true; ; rcu = false) {
+		tree_build_flags(&mt, &lay, rcu ? rcu_flags :
+				 rcu_flags & ~MT_FLAGS_USE_RCU);
+		for (r = 0; r < opts.reps; r++)
+			rcu_measure(&run, 0, true, &rd[r], &wr[r]);
+		rcu_report(rcu ? "rcu_write.rcu.mops" : "rcu_write.nonrcu.mops",
+			   wr);
+		if (run.err)
+			die("rcu: an erase or insert failed");
+		tree_check(&mt, &lay, "rcu writer");
+		mtree_destroy(&mt);
+		if (!rcu)
+			break;
+	}
+
+	free((void *)run.idx);
+	free((void *)run.pick);
+	layout_free(&lay);
+}
+
+/* ------------------------------------------------------------------ */
 /* Callgrind: instructions per operation                               */
 /* ------------------------------------------------------------------ */
 
@@ -1588,6 +1821,8 @@ static void usage(void)
 "                     100,10000,1000000; the --sizes if only those given)\n"
 "  --batch N          lookups per measurement; writes use N/4\n"
 "  --pages P          pages per range, 0 = vary 1..4 (default 1)\n"
+"  --rcu-ms MS        run time of each RCU readers/writer measurement\n"
+"                     (default 200, 30 with --quick)\n"
 "  --flags F          tree flags (default %u: ALLOC_RANGE|USE_RCU)\n"
 "  --base FILE        compare with an earlier run's JSON (BASE=FILE)\n"
 "  --callgrind        also count instructions/op under callgrind\n"
@@ -1645,7 +1880,7 @@ static bool env_true(const char *name)
 static void parse_args(int argc, char **argv)
 {
 	bool reps_set = false, sizes_set = false, batch_set = false;
-	bool gap_sizes_set = false;
+	bool gap_sizes_set = false, rcu_ms_set = false;
 	const char *env;
 	int i;
 
@@ -1681,6 +1916,10 @@ static void parse_args(int argc, char **argv)
 		} else if (!strcmp(a, "--pages")) {
 			NEED_VALUE();
 			opts.pages = parse_ulong(v, "--pages");
+		} else if (!strcmp(a, "--rcu-ms")) {
+			NEED_VALUE();
+			opts.rcu_ms = parse_ulong(v, "--rcu-ms");
+			rcu_ms_set = true;
 		} else if (!strcmp(a, "--flags")) {
 			NEED_VALUE();
 			opts.mt_flags = parse_ulong(v, "--flags");
@@ -1728,7 +1967,11 @@ static void parse_args(int argc, char **argv)
 		}
 		if (!batch_set)
 			opts.batch = 100000;
+		if (!rcu_ms_set)
+			opts.rcu_ms = BENCH_RCU_QUICK_MS;
 	}
+	if (!opts.rcu_ms || opts.rcu_ms > 60000)
+		die("--rcu-ms must be 1..60000");
 	if (!opts.reps || opts.reps > 1000)
 		die("--reps must be 1..1000");
 	if (!opts.batch)
@@ -1780,6 +2023,7 @@ int main(int argc, char **argv)
 			bench_size(opts.sizes[s], clock_ns);
 		for (s = 0; s < opts.nr_gap_sizes; s++)
 			bench_gap(opts.gap_sizes[s]);
+		bench_rcu();
 	}
 	if (opts.callgrind)
 		bench_callgrind();
