@@ -1320,7 +1320,7 @@ static void mt_big_copy(struct mt_wr *wr, const struct mt_level *lv,
 			    gaps ? gaps[i] : 0);
 }
 
-/* The largest gap an internal child of @lv at @offset reports. */
+/* The largest NULL range among slots 0..@end of a leaf over [@min, @max]. */
 static unsigned long mt_leaf_gap(void __rcu **slots, const unsigned long *pivots,
 				 enum maple_type type, unsigned char end,
 				 unsigned long min, unsigned long max)
