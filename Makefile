@@ -14,8 +14,10 @@
 #   make clean
 #
 # Knobs: V=1 shows commands, WERROR=1 makes warnings errors, CC=clang,
-# CFLAGS= replaces -O2 -g, EXCLUDE="lib/maple_tree.c" leaves sources out
-# (for example while a file does not compile).
+# CFLAGS= replaces -O2 -g, MIGHT_SLEEP=1 adds the sleeping-in-atomic check,
+# EXCLUDE="lib/maple_tree.c" leaves sources out (for example while a file
+# does not compile).  Objects are rebuilt when any of these change.
+# Test selection at run time: KTEST_FILTER=suite[.case] make check.
 
 VERSION		:= 0.1.0
 BUILD		?= build
@@ -230,7 +232,8 @@ deps:
 	fi
 
 # Build in a sub-make so the package check really comes first, then run.
-# Every line is silent so the runner's summary is the last line printed.
+# Every line is silent so the runner's summary is the last line on stdout
+# (when a test fails, GNU make still adds its "*** Error" line on stderr).
 check: deps
 	@$(MAKE) --no-print-directory tests
 	$(CHECK_PRE)
