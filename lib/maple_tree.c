@@ -720,7 +720,10 @@ static void *mas_step_prev(struct ma_state *mas)
 	return entry;
 }
 
-/* Turn the resumable states into a walk from the root at mas->index. */
+/*
+ * Every state but a node or the root entry (MAS_NONE, MAS_PAUSE, an error)
+ * resumes as a walk from the root at mas->index.
+ */
 static inline void mas_resume(struct ma_state *mas)
 {
 	if (!mas_is_active(mas) && !mas_is_ptr(mas))
@@ -806,8 +809,7 @@ static void *mas_find_common(struct ma_state *mas, unsigned long max,
 		mas->index = mas->last + 1;
 		mas->node = MAS_START;
 	}
-	if (mas_is_none(mas) || xa_is_err(mas->node))
-		mas->node = MAS_START;
+	mas_resume(mas);
 
 	if (mas_is_start(mas)) {
 		if (mas->index > max)
@@ -866,8 +868,7 @@ static void *mas_find_rev_common(struct ma_state *mas, unsigned long min,
 		mas->index--;
 		mas->node = MAS_START;
 	}
-	if (mas_is_none(mas) || xa_is_err(mas->node))
-		mas->node = MAS_START;
+	mas_resume(mas);
 
 	if (mas_is_start(mas)) {
 		if (mas->index < min)
@@ -912,8 +913,7 @@ EXPORT_SYMBOL_GPL(mas_find_range_rev);
 static void *mas_next_common(struct ma_state *mas, unsigned long max,
 			     bool any)
 {
-	if (mas_is_none(mas) || mas_is_paused(mas) || xa_is_err(mas->node))
-		mas->node = MAS_START;
+	mas_resume(mas);
 	if (mas_is_start(mas))
 		mas_leaf_walk(mas);
 	return mas_forward(mas, max, any);
@@ -951,8 +951,7 @@ EXPORT_SYMBOL_GPL(mas_next_range);
 static void *mas_prev_common(struct ma_state *mas, unsigned long min,
 			     bool any)
 {
-	if (mas_is_none(mas) || mas_is_paused(mas) || xa_is_err(mas->node))
-		mas->node = MAS_START;
+	mas_resume(mas);
 	if (mas_is_start(mas))
 		mas_leaf_walk(mas);
 	return mas_backward(mas, min, any);
