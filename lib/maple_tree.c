@@ -146,6 +146,19 @@ static inline bool mt_is_alloc(const struct maple_tree *mt)
 	return READ_ONCE(mt->ma_flags) & MT_FLAGS_ALLOC_RANGE;
 }
 
+/*
+ * What a reader's walk must know of the tree: the internal node layout
+ * (MT_FLAGS_ALLOC_RANGE) and whether it can meet dead nodes
+ * (MT_FLAGS_USE_RCU).  Outside RCU mode readers hold the tree lock, or run
+ * where no writer can: replaced nodes are freed at once and never seen
+ * dead, so the walk leaves out the check.
+ */
+static inline unsigned int mt_reader_kind(const struct maple_tree *mt)
+{
+	return READ_ONCE(mt->ma_flags) &
+		(MT_FLAGS_ALLOC_RANGE | MT_FLAGS_USE_RCU);
+}
+
 static inline bool mt_is_reserved(const void *entry)
 {
 	return (unsigned long)entry < MAPLE_RESERVED_RANGE &&
@@ -339,6 +352,57 @@ static inline unsigned char ma_data_end(struct maple_node *node,
 					enum maple_type type, unsigned long max)
 {
 	return ma_offset(ma_pivots(node, type), type, max);
+}
+
+/*
+ * The readers' search: a pointer to pivot[offset] of the slot that holds
+ * @index, in a node with @npiv pivots.  The pointer serves a walk better
+ * than the offset: the slot's entry is @npiv words further on (the slots
+ * follow the pivots), the slot's last index is the pivot itself and its
+ * first index the word before it plus one.  At the node's edges those
+ * words are the parent word (before pivot[0]) and slot[0] (after the last
+ * pivot), still inside the node, so a walk loads all three without a
+ * branch and picks the node's own bounds instead where the offset says.
+ */
+static __always_inline unsigned long *ma_find_pivot(struct maple_node *node,
+						    unsigned char npiv,
+						    unsigned long index)
+{
+	unsigned long *p = (unsigned long *)node + 1;
+
+	BUILD_BUG_ON(offsetof(struct maple_range_64, pivot) != sizeof(void *));
+	BUILD_BUG_ON(offsetof(struct maple_range_64, slot) !=
+		     sizeof(void *) * MAPLE_RANGE64_SLOTS);
+	BUILD_BUG_ON(offsetof(struct maple_arange_64, slot) !=
+		     sizeof(void *) * MAPLE_ARANGE64_SLOTS);
+#if MAPLE_RANGE64_SLOTS == 16 && MAPLE_ARANGE64_SLOTS == 10
+	if (npiv == MAPLE_ARANGE64_SLOTS - 1 && p[7] < index)
+		return p + 8 + (p[8] < index);
+	if (npiv == MAPLE_RANGE64_SLOTS - 1 && p[7] < index)
+		p += 8;
+	if (p[3] < index)
+		p += 4;
+	if (p[1] < index)
+		p += 2;
+	if (p[0] < index)
+		p += 1;
+	return p;
+#else
+	unsigned char offset;
+
+	for (offset = 0; offset < npiv; offset++)
+		if (index <= p[offset])
+			break;
+	return p + offset;
+#endif
+}
+
+/* Leaves are the types below maple_range_64: bit 1 of the type is clear. */
+static inline bool mte_is_leaf(const struct maple_enode *enode)
+{
+	BUILD_BUG_ON(!(maple_range_64 & maple_arange_64 & 2) ||
+		     ((maple_dense | maple_leaf_64) & 2));
+	return !((unsigned long)enode & (2UL << MAPLE_ENODE_TYPE_SHIFT));
 }
 
 /* ------------------------------------------------------------------------
@@ -564,52 +628,46 @@ EXPORT_SYMBOL_GPL(mas_nomem);
  * the walk met a dead node.
  */
 static __always_inline bool mas_walk_bounds(struct ma_state *mas, void *root,
-					    bool alloc, void **found)
+					    bool alloc, bool rcu, void **found)
 {
 	struct maple_tree *mt = mas->tree;
 	struct maple_enode *enode = mte_safe_root(root);
 	unsigned long index = mas->index;
-	unsigned long min = 0, max = ULONG_MAX, smin, smax, lo, hi;
-	unsigned char offset, depth = 0, npiv;
+	/* One below the minimum, so that a level needs no addition. */
+	unsigned long below = ULONG_MAX, max = ULONG_MAX, lo, hi;
+	unsigned long *pivots, *p;
 	struct maple_node *node;
-	unsigned long *pivots;
-	void __rcu **slots;
+	unsigned char npiv;
+	bool leaf;
 	void *next;
 
 	for (;;) {
 		node = mte_to_node(enode);
-		pivots = node->mr64.pivot;
-		if (alloc && mte_node_type(enode) == maple_arange_64) {
-			offset = ma_offset(pivots, maple_arange_64, index);
-			slots = node->ma64.slot;
-			npiv = MAPLE_ARANGE64_SLOTS - 1;
-		} else {
-			offset = ma_offset(pivots, maple_range_64, index);
-			slots = node->mr64.slot;
-			npiv = MAPLE_RANGE64_SLOTS - 1;
-		}
-		/* Unconditional loads inside the node, then choose. */
-		lo = pivots[offset ? offset - 1 : 0] + 1;
-		hi = pivots[offset < npiv ? offset : npiv - 1];
-		smin = offset ? lo : min;
-		smax = offset < npiv ? hi : max;
-		next = mt_slot(mt, slots, offset);
-		if (unlikely(ma_dead_node(node)))
+		leaf = mte_is_leaf(enode);
+		npiv = alloc && !leaf ? MAPLE_ARANGE64_SLOTS - 1 :
+					MAPLE_RANGE64_SLOTS - 1;
+		pivots = (unsigned long *)node + 1;
+		p = ma_find_pivot(node, npiv, index);
+		/* Read all of it before the node is checked to be live. */
+		lo = p[-1];
+		hi = p[0];
+		next = mt_slot(mt, (void __rcu **)(p + npiv), 0);
+		if (rcu && unlikely(ma_dead_node(node)))
 			return false;
-		depth++;
-		if (mte_node_type(enode) == maple_leaf_64)
+		lo = p != pivots ? lo : below;
+		hi = p != pivots + npiv ? hi : max;
+		if (leaf)
 			break;
-		min = smin;
-		max = smax;
+		below = lo;
+		max = hi;
 		enode = next;
 	}
 	mas->node = enode;
-	mas->offset = offset;
-	mas->depth = depth;
-	mas->min = min;
+	mas->offset = p - pivots;
+	mas->min = below + 1;
 	mas->max = max;
-	mas->index = smin;
-	mas->last = smax;
+	mas->index = lo + 1;
+	mas->last = hi;
 	*found = next;
 	return true;
 }
@@ -624,11 +682,12 @@ static void *mas_leaf_walk(struct ma_state *mas)
 {
 	struct maple_tree *mt = mas->tree;
 	void *root, *entry;
+	unsigned int kind;
+	bool walked;
 
 retry:
 	root = mt_root_check(mt);
 	if (unlikely(!xa_is_node(root))) {
-		mas->depth = 0;
 		if (!root) {
 			mas->node = MAS_NONE;
 			mas->index = 0;
@@ -650,12 +709,17 @@ retry:
 		return NULL;
 	}
 
-	if (mt_is_alloc(mt)) {
-		if (unlikely(!mas_walk_bounds(mas, root, true, &entry)))
-			goto retry;
-	} else if (unlikely(!mas_walk_bounds(mas, root, false, &entry))) {
+	kind = mt_reader_kind(mt);
+	if (likely(!kind))
+		walked = mas_walk_bounds(mas, root, false, false, &entry);
+	else if (kind == MT_FLAGS_ALLOC_RANGE)
+		walked = mas_walk_bounds(mas, root, true, false, &entry);
+	else if (kind == MT_FLAGS_USE_RCU)
+		walked = mas_walk_bounds(mas, root, false, true, &entry);
+	else
+		walked = mas_walk_bounds(mas, root, true, true, &entry);
+	if (unlikely(!walked))
 		goto retry;
-	}
 	return entry;
 }
 
@@ -1006,30 +1070,26 @@ EXPORT_SYMBOL_GPL(mas_pause);
  * dead node and must start again.
  */
 static __always_inline bool mt_lookup(struct maple_tree *mt, void *root,
-				      unsigned long index, bool alloc,
+				      unsigned long index, bool alloc, bool rcu,
 				      void **found)
 {
 	struct maple_enode *enode = mte_safe_root(root);
 	struct maple_node *node;
-	unsigned long *pivots;
-	unsigned char offset;
-	void __rcu **slots;
+	unsigned char npiv;
+	unsigned long *p;
 	void *entry;
+	bool leaf;
 
 	for (;;) {
 		node = mte_to_node(enode);
-		pivots = node->mr64.pivot;
-		if (alloc && mte_node_type(enode) == maple_arange_64) {
-			offset = ma_offset(pivots, maple_arange_64, index);
-			slots = node->ma64.slot;
-		} else {
-			offset = ma_offset(pivots, maple_range_64, index);
-			slots = node->mr64.slot;
-		}
-		entry = mt_slot(mt, slots, offset);
-		if (unlikely(ma_dead_node(node)))
+		leaf = mte_is_leaf(enode);
+		npiv = alloc && !leaf ? MAPLE_ARANGE64_SLOTS - 1 :
+					MAPLE_RANGE64_SLOTS - 1;
+		p = ma_find_pivot(node, npiv, index);
+		entry = mt_slot(mt, (void __rcu **)(p + npiv), 0);
+		if (rcu && unlikely(ma_dead_node(node)))
 			return false;
-		if (mte_node_type(enode) == maple_leaf_64) {
+		if (leaf) {
 			*found = entry;
 			return true;
 		}
@@ -1049,6 +1109,8 @@ static __always_inline bool mt_lookup(struct maple_tree *mt, void *root,
 void *mtree_load(struct maple_tree *mt, unsigned long index)
 {
 	void *entry;
+	unsigned int kind;
+	bool walked;
 
 	rcu_read_lock();
 retry:
@@ -1058,12 +1120,17 @@ retry:
 			entry = NULL;
 		goto done;
 	}
-	if (mt_is_alloc(mt)) {
-		if (unlikely(!mt_lookup(mt, entry, index, true, &entry)))
-			goto retry;
-	} else if (unlikely(!mt_lookup(mt, entry, index, false, &entry))) {
+	kind = mt_reader_kind(mt);
+	if (likely(!kind))
+		walked = mt_lookup(mt, entry, index, false, false, &entry);
+	else if (kind == MT_FLAGS_ALLOC_RANGE)
+		walked = mt_lookup(mt, entry, index, true, false, &entry);
+	else if (kind == MT_FLAGS_USE_RCU)
+		walked = mt_lookup(mt, entry, index, false, true, &entry);
+	else
+		walked = mt_lookup(mt, entry, index, true, true, &entry);
+	if (unlikely(!walked))
 		goto retry;
-	}
 done:
 	rcu_read_unlock();
 	if (xa_is_zero(entry))

@@ -191,7 +191,7 @@ struct maple_tree {
  * @node: the encoded node of @index, or one of the MAS_* states below
  * @min, @max: the range that @node covers
  * @alloc: nodes allocated for a pending write (or a request count)
- * @depth: depth reached by the last descent
+ * @depth: unused, kept for the 6.1 layout (readers do not count levels)
  * @offset: slot of @index in @node
  * @mas_flags: internal state (bulk store)
  */
