@@ -1941,96 +1941,83 @@ static void mt_wr_slot_store(struct mt_wr *wr)
 }
 
 /*
- * The common overwrite: [mas->index, mas->last] is exactly one existing
- * range, so one pointer store does it, beside RCU readers too.  The walk
- * only notes each level's pivots and offset; a leaf's own bounds are looked
- * up in the ancestors when the slot is at the leaf's edge.  Anything else,
- * a gap change included, is left to the full write path.
+ * The common overwrite: [@index, @last] is exactly one existing range, so
+ * one pointer store does it, beside RCU readers too.  The walk keeps the
+ * bounds of the slot it takes at each level as the readers' walk does;
+ * @alloc selects the internal node layout.  Anything else, a gap change
+ * or a NULL that would sit beside another NULL included, is left to the
+ * full write path.
  */
-static bool mas_wr_slot_fast(struct ma_state *mas, void *entry,
-			     void **content)
+static __always_inline bool mt_slot_overwrite(struct maple_tree *mt,
+					      unsigned long index,
+					      unsigned long last, void *entry,
+					      void **content, bool alloc)
 {
-	struct maple_tree *mt = mas->tree;
-	unsigned long index = mas->index;
-	unsigned long *lvl_pivots[MAPLE_HEIGHT_MAX];
-	unsigned char lvl_offset[MAPLE_HEIGHT_MAX];
-	unsigned long first, last, *pivots;
-	struct maple_enode *enode;
-	struct maple_node *node;
-	enum maple_type type;
-	void __rcu **slots;
-	unsigned char offset, depth = 0;
 	void *root = mt_root_locked(mt);
+	unsigned long below = ULONG_MAX, max = ULONG_MAX, lo, hi;
+	struct maple_enode *enode, *top;
+	unsigned long *pivots, *p;
+	struct maple_node *node;
+	void __rcu **slot;
+	unsigned char npiv;
 	void *old;
-	int d;
+	bool leaf;
 
 	if (unlikely(!xa_is_node(root)))
 		return false;
-	enode = mte_safe_root(root);
+	enode = top = mte_safe_root(root);
 	for (;;) {
 		node = mte_to_node(enode);
-		type = mte_node_type(enode);
-		pivots = node->mr64.pivot;
-		if (type == maple_arange_64) {
-			offset = ma_offset(pivots, maple_arange_64, index);
-			slots = node->ma64.slot;
-		} else {
-			offset = ma_offset(pivots, maple_range_64, index);
-			slots = node->mr64.slot;
-		}
-		if (type == maple_leaf_64) {
-			/* See mt_wr_is_slot_store() on tiny root leaves. */
-			if (!depth && pivots[1] == ULONG_MAX)
-				return false;
+		leaf = mte_is_leaf(enode);
+		npiv = alloc && !leaf ? MAPLE_ARANGE64_SLOTS - 1 :
+					MAPLE_RANGE64_SLOTS - 1;
+		pivots = (unsigned long *)node + 1;
+		p = ma_find_pivot(node, npiv, index);
+		lo = p != pivots ? p[-1] : below;
+		hi = p != pivots + npiv ? p[0] : max;
+		slot = (void __rcu **)(p + npiv);
+		if (leaf)
 			break;
-		}
-		lvl_pivots[depth] = pivots;
-		lvl_offset[depth++] = offset;
-		enode = mt_slot_locked(mt, slots, offset);
+		below = lo;
+		max = hi;
+		enode = mt_slot_locked(mt, slot, 0);
 	}
-
-	if (offset) {
-		first = pivots[offset - 1] + 1;
-	} else {
-		first = 0;
-		for (d = depth - 1; d >= 0; d--) {
-			if (lvl_offset[d]) {
-				first = lvl_pivots[d][lvl_offset[d] - 1] + 1;
-				break;
-			}
-		}
-	}
-	if (first != index)
+	if (lo + 1 != index || hi != last)
 		return false;
-	if (offset < MAPLE_RANGE64_SLOTS - 1) {
-		last = pivots[offset];
-	} else {
-		enum maple_type itype = mt_internal_type(mt);
-
-		last = ULONG_MAX;
-		for (d = depth - 1; d >= 0; d--) {
-			if (lvl_offset[d] < mt_pivots[itype]) {
-				last = lvl_pivots[d][lvl_offset[d]];
-				break;
-			}
-		}
-	}
-	if (last != mas->last)
+	/* See mt_wr_is_slot_store() on root leaves of one or two ranges. */
+	if (enode == top && pivots[1] == ULONG_MAX)
 		return false;
-
-	old = mt_slot_locked(mt, slots, offset);
+	old = mt_slot_locked(mt, slot, 0);
 	if (!entry) {
 		/* A NULL must not end up beside another NULL. */
-		if (!offset || offset + 1 >= MAPLE_RANGE64_SLOTS - 1 ||
-		    pivots[offset + 1] == pivots[offset] ||
-		    !mt_slot_locked(mt, slots, offset - 1) ||
-		    !mt_slot_locked(mt, slots, offset + 1))
+		if (p == pivots || p >= pivots + MAPLE_RANGE64_SLOTS - 2 ||
+		    p[1] == p[0] || !mt_slot_locked(mt, slot - 1, 0) ||
+		    !mt_slot_locked(mt, slot + 1, 0))
 			return false;
 	}
-	if (!old != !entry && mt_is_alloc(mt))
+	if (alloc && !old != !entry)
 		return false;
-	rcu_assign_pointer(slots[offset], entry);
+	rcu_assign_pointer(*slot, entry);
 	*content = old;
+	return true;
+}
+
+static __always_inline bool mt_slot_overwrite_any(struct maple_tree *mt,
+						  unsigned long index,
+						  unsigned long last,
+						  void *entry, void **content)
+{
+	if (mt_is_alloc(mt))
+		return mt_slot_overwrite(mt, index, last, entry, content, true);
+	return mt_slot_overwrite(mt, index, last, entry, content, false);
+}
+
+static inline bool mas_wr_slot_fast(struct ma_state *mas, void *entry,
+				    void **content)
+{
+	if (!mt_slot_overwrite_any(mas->tree, mas->index, mas->last, entry,
+				   content))
+		return false;
 	mas->node = MAS_PAUSE;
 	return true;
 }
@@ -2232,6 +2219,24 @@ EXPORT_SYMBOL_GPL(mas_erase);
  * Normal API writes
  */
 
+/*
+ * Everything but the single-slot overwrite, for the normal API: the state
+ * and its node pool live here, off the fast path.  Called and returns with
+ * the tree lock held (mas_store_gfp() may drop it to allocate).
+ */
+static noinline int mtree_store_locked(struct maple_tree *mt,
+				       unsigned long index, unsigned long last,
+				       void *entry, gfp_t gfp)
+{
+	MA_STATE(mas, mt, index, last);
+	int ret;
+
+	ret = mas_store_gfp(&mas, entry, gfp);
+	if (unlikely(mas.alloc))
+		mas_destroy(&mas);
+	return ret;
+}
+
 /**
  * mtree_store_range() - Store @entry over [@index, @last].
  * @mt: Maple tree.
@@ -2248,23 +2253,18 @@ EXPORT_SYMBOL_GPL(mas_erase);
 int mtree_store_range(struct maple_tree *mt, unsigned long index,
 		      unsigned long last, void *entry, gfp_t gfp)
 {
-	MA_STATE(mas, mt, index, last);
-	int ret;
-
 	void *old;
+	int ret;
 
 	if (mt_is_reserved(entry) || index > last)
 		return -EINVAL;
 
 	mtree_lock(mt);
-	if (mas_wr_slot_fast(&mas, entry, &old)) {
-		mtree_unlock(mt);
-		return 0;
-	}
-	ret = mas_store_gfp(&mas, entry, gfp);
+	if (mt_slot_overwrite_any(mt, index, last, entry, &old))
+		ret = 0;
+	else
+		ret = mtree_store_locked(mt, index, last, entry, gfp);
 	mtree_unlock(mt);
-	if (unlikely(mas.alloc))
-		mas_destroy(&mas);
 	return ret;
 }
 EXPORT_SYMBOL(mtree_store_range);

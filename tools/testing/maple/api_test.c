@@ -548,6 +548,33 @@ static void store_null_next_to_gaps_merges_them(struct kunit *test)
 	mtree_destroy(&mt);
 }
 
+/*
+ * The single-slot overwrite must look at both neighbours before it stores
+ * a NULL in place.  Every leaf offset is tried: [10i, 10i + 9] -> i + 1
+ * with no gaps, then each odd range is erased after its even left
+ * neighbour was, so the new NULL always has a NULL to its left only.
+ */
+static void overwrite_with_null_beside_null_on_left_merges(struct kunit *test)
+{
+	DEFINE_MTREE(mt);
+	unsigned long i;
+
+	fill(test, &mt, NULL, 600, 0, 10, 9);
+	for (i = 0; i + 2 < 600; i += 3) {
+		KUNIT_ASSERT_EQ(test, mtree_store_range(&mt, 10 * i,
+							10 * i + 9, NULL,
+							GFP_KERNEL), 0);
+		KUNIT_ASSERT_EQ(test, mtree_store_range(&mt, 10 * i + 10,
+							10 * i + 19, NULL,
+							GFP_KERNEL), 0);
+		expect_walk(test, &mt, 10 * i + 5, NULL, 10 * i, 10 * i + 19);
+		expect_walk(test, &mt, 10 * i + 20, val(i + 3), 10 * i + 20,
+			    10 * i + 29);
+	}
+	expect_valid(test, &mt);
+	mtree_destroy(&mt);
+}
+
 static void store_null_over_part_of_range_trims_it(struct kunit *test)
 {
 	DEFINE_MTREE(mt);
@@ -2965,6 +2992,7 @@ static struct kunit_case maple_api_cases[] = {
 	KUNIT_CASE(store_spanning_many_leaves_replaces_them),
 	KUNIT_CASE(store_spanning_three_levels_replaces_them),
 	KUNIT_CASE(store_spanning_leaves_merges_null_gaps),
+	KUNIT_CASE(overwrite_with_null_beside_null_on_left_merges),
 	KUNIT_CASE(store_null_next_to_gaps_merges_them),
 	KUNIT_CASE(store_null_over_part_of_range_trims_it),
 	KUNIT_CASE(adjacent_ranges_with_same_entry_stay_separate),
