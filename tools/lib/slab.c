@@ -27,6 +27,13 @@
  * with a constructor (whose objects must keep their constructed state), in
  * an extra word after the object.
  *
+ * Objects also move between threads, as the kernel's slab moves them between
+ * per-CPU and per-node lists: a thread whose free list is full hands half of
+ * it to the cache's depot (a mutex-protected list), and a thread whose list
+ * is empty takes a batch from there before asking the C library.  Without
+ * it, a writer whose replaced nodes are freed by RCU callbacks on liburcu's
+ * call_rcu thread would get every new node from malloc().
+ *
  * Sanitizer builds never keep freed objects (SLAB_FASTPATH is 0), and the
  * environment variable KMEM_NOCACHE=1 does the same at run time (useful
  * under valgrind).
@@ -51,6 +58,8 @@
 
 #define SLAB_MAX_CACHES		64	/* slot 0 is kmalloc */
 #define SLAB_TCACHE_LIMIT	32	/* free objects kept per thread/cache */
+#define SLAB_BATCH		(SLAB_TCACHE_LIMIT / 2)	/* moved to/from the depot */
+#define SLAB_DEPOT_LIMIT	4096	/* free objects kept per cache */
 
 struct kmem_cache {
 	const char *name;
@@ -64,6 +73,9 @@ struct kmem_cache {
 	unsigned long gen;		/* unique per cache ever created */
 	long dead_allocs;		/* folded in from exited threads */
 	long dead_frees;
+	pthread_mutex_t depot_lock;
+	void *depot;			/* free objects shared by all threads */
+	unsigned long depot_nr;
 };
 
 struct slab_tslot {
@@ -88,6 +100,7 @@ static struct kmem_cache kmalloc_cache = {
 	.name = "kmalloc",
 	.slot = 0,
 	.gen = 1,
+	.depot_lock = PTHREAD_MUTEX_INITIALIZER,
 };
 
 static pthread_mutex_t slab_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -127,18 +140,89 @@ static inline long slab_read(const long *counter)
 	return __atomic_load_n(counter, __ATOMIC_RELAXED);
 }
 
-static void slab_drain(struct slab_tslot *ts)
+static inline void **slab_link(void *obj, size_t link_offset)
 {
-	void *obj = ts->free;
+	return (void **)((char *)obj + link_offset);
+}
 
+static void slab_free_chain(void *obj, size_t link_offset)
+{
 	while (obj) {
-		void *next = *(void **)((char *)obj + ts->link_offset);
+		void *next = *slab_link(obj, link_offset);
 
 		free(obj);
 		obj = next;
 	}
+}
+
+static void slab_drain(struct slab_tslot *ts)
+{
+	slab_free_chain(ts->free, ts->link_offset);
 	ts->free = NULL;
 	ts->nr_free = 0;
+}
+
+/* Hand SLAB_BATCH objects of a full free list to the cache's depot. */
+static void slab_depot_put(struct kmem_cache *s, struct slab_tslot *ts)
+{
+	void *first = ts->free, *last = first;
+	unsigned int n;
+
+	for (n = 1; n < SLAB_BATCH; n++)
+		last = *slab_link(last, s->link_offset);
+	ts->free = *slab_link(last, s->link_offset);
+	ts->nr_free -= SLAB_BATCH;
+
+	pthread_mutex_lock(&s->depot_lock);
+	if (s->depot_nr < SLAB_DEPOT_LIMIT) {
+		*slab_link(last, s->link_offset) = s->depot;
+		s->depot = first;
+		s->depot_nr += SLAB_BATCH;
+		first = NULL;
+	}
+	pthread_mutex_unlock(&s->depot_lock);
+	if (first) {
+		*slab_link(last, s->link_offset) = NULL;
+		slab_free_chain(first, s->link_offset);
+	}
+}
+
+/* Refill an empty free list from the depot; false if the depot is empty. */
+static bool slab_depot_get(struct kmem_cache *s, struct slab_tslot *ts)
+{
+	void *first, *last;
+	unsigned int n;
+
+	if (!__atomic_load_n(&s->depot_nr, __ATOMIC_RELAXED))
+		return false;
+	pthread_mutex_lock(&s->depot_lock);
+	first = last = s->depot;
+	if (!first) {
+		pthread_mutex_unlock(&s->depot_lock);
+		return false;
+	}
+	for (n = 1; n < SLAB_BATCH && *slab_link(last, s->link_offset); n++)
+		last = *slab_link(last, s->link_offset);
+	s->depot = *slab_link(last, s->link_offset);
+	__atomic_store_n(&s->depot_nr, s->depot_nr - n, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&s->depot_lock);
+
+	*slab_link(last, s->link_offset) = ts->free;
+	ts->free = first;
+	ts->nr_free += n;
+	return true;
+}
+
+static void slab_depot_drain(struct kmem_cache *s)
+{
+	void *obj;
+
+	pthread_mutex_lock(&s->depot_lock);
+	obj = s->depot;
+	s->depot = NULL;
+	s->depot_nr = 0;
+	pthread_mutex_unlock(&s->depot_lock);
+	slab_free_chain(obj, s->link_offset);
 }
 
 /* pthread key destructor: fold this thread's counts in and let go. */
@@ -294,6 +378,7 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
 	s->link_offset = ctor ? rounded : 0;
 	s->alloc_size = ALIGN(rounded + (ctor ? sizeof(void *) : 0),
 			      (size_t)align);
+	pthread_mutex_init(&s->depot_lock, NULL);
 
 	pthread_mutex_lock(&slab_lock);
 	for (i = 1; i < SLAB_MAX_CACHES; i++)
@@ -342,6 +427,7 @@ void kmem_cache_destroy(struct kmem_cache *s)
 	rcu_barrier();
 	if (slab_tls.slot[s->slot].gen == s->gen)
 		slab_drain(&slab_tls.slot[s->slot]);
+	slab_depot_drain(s);
 
 	pthread_mutex_lock(&slab_lock);
 	live = slab_cache_live_locked(s);
@@ -350,6 +436,7 @@ void kmem_cache_destroy(struct kmem_cache *s)
 
 	WARN(live != 0, "kmem_cache_destroy(%s): %ld objects still allocated",
 	     s->name, live);
+	pthread_mutex_destroy(&s->depot_lock);
 	free(s);
 }
 
@@ -387,6 +474,8 @@ static noinline void *slab_alloc_slow(struct kmem_cache *s, gfp_t gfp)
 		return NULL;
 	ts = slab_tslot(s);
 	obj = ts->free;
+	if (!obj && slab_tcache_limit && slab_depot_get(s, ts))
+		obj = ts->free;
 	if (obj) {
 		ts->free = *(void **)((char *)obj + s->link_offset);
 		ts->nr_free--;
@@ -429,6 +518,8 @@ static noinline void slab_free_slow(struct kmem_cache *s, void *obj)
 	if (unlikely(obj == ts->free))
 		__kernel_bug(__FILE__, __LINE__, __func__,
 			     "double free of a kmem_cache object");
+	if (slab_tcache_limit && ts->nr_free >= slab_tcache_limit)
+		slab_depot_put(s, ts);
 	if (ts->nr_free < slab_tcache_limit) {
 		*(void **)((char *)obj + s->link_offset) = ts->free;
 		ts->free = obj;
