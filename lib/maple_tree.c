@@ -1487,7 +1487,8 @@ static unsigned long mt_wr_fill(struct mt_wr *wr, struct maple_node *node,
 
 /*
  * Cut the list into nodes of @type: evenly, or for the rightmost nodes of
- * a level (where appends land) as full nodes with the remainder last.
+ * a level (where appends land) as full nodes with the remainder last (at
+ * least two slots of it in a leaf).
  * Returns the number of nodes; with wr->commit they are built and put in
  * @out_* as the next level's children.
  */
@@ -1504,9 +1505,16 @@ static int mt_wr_split(struct mt_wr *wr, enum maple_type type,
 	for (i = 0; i < k; i++) {
 		int count;
 
-		if (rightmost)
+		if (rightmost) {
 			count = min_t(int, cap, n - from);
-		else
+			/*
+			 * Not a last leaf of only the trailing NULL: the next
+			 * append, or a change to the range before it, would
+			 * then have to rewrite two leaves.
+			 */
+			if (ma_is_leaf(type) && n - from - count == 1)
+				count--;
+		} else
 			count = n / k + (i < n % k);
 		out_pivot[i] = wr->big.pivot[from + count - 1];
 		out_slot[i] = NULL;
@@ -2012,13 +2020,511 @@ static __always_inline bool mt_slot_overwrite_any(struct maple_tree *mt,
 	return mt_slot_overwrite(mt, index, last, entry, content, false);
 }
 
-static inline bool mas_wr_slot_fast(struct ma_state *mas, void *entry,
-				    void **content)
+/* ------------------------------------------------------------------------
+ * Writes inside one leaf
+ *
+ * Most writes to a VMA tree change one leaf and leave it neither over full
+ * nor under half full: mmap() splits a NULL range, munmap() merges one back,
+ * brk() moves one boundary.  They are done here without the planning
+ * machinery below: the leaf's new contents are gathered into a struct
+ * mt_leaf_wr, then written as one of
+ *  - MT_LEAF_SLOT: one slot changes, a single pointer store;
+ *  - MT_LEAF_PIVOT: one boundary moves and no entry changes, a single pivot
+ *    store outside RCU mode (under RCU, a copy: see mt_leaf_needs_node());
+ *  - MT_LEAF_REWRITE: anything else, the leaf rewritten in place outside
+ *    RCU mode, or a new leaf published with one rcu_assign_pointer().
+ * A write that leaves the leaf, splits it, takes it under half full or
+ * puts a new NULL at its edge (where it may have to merge with the
+ * neighbour's) is left to the full write path.
+ */
+enum mt_leaf_kind {
+	MT_LEAF_SLOT,
+	MT_LEAF_PIVOT,
+	MT_LEAF_REWRITE,
+};
+
+struct mt_leaf_wr {
+	struct maple_node *node;	/* the leaf */
+	unsigned long min, max;		/* its bounds */
+	unsigned char end;		/* its last used slot now */
+	unsigned char count;		/* slots of the new contents */
+	unsigned char at;		/* the one slot or pivot that changes */
+	enum mt_leaf_kind kind;
+	unsigned long first, last;	/* the stored range, NULLs merged */
+	void *content;			/* what was at the first index */
+	unsigned long gap;		/* largest NULL range of the new leaf */
+	unsigned long piv;		/* MT_LEAF_PIVOT: the moved pivot */
+	void *entry;			/* the entry stored */
+	unsigned long pivot[MAPLE_RANGE64_SLOTS + 2];
+	void *slot[MAPLE_RANGE64_SLOTS + 2];
+};
+
+/* The leaf holding @index, and its bounds; NULL if the tree has no node. */
+static __always_inline struct maple_node *
+mt_wr_find_leaf(struct maple_tree *mt, unsigned long index,
+		unsigned long *minp, unsigned long *maxp, bool alloc)
 {
-	if (!mt_slot_overwrite_any(mas->tree, mas->index, mas->last, entry,
-				   content))
+	void *root = mt_root_locked(mt);
+	unsigned long below = ULONG_MAX, max = ULONG_MAX;
+	const unsigned char npiv = alloc ? MAPLE_ARANGE64_SLOTS - 1 :
+					   MAPLE_RANGE64_SLOTS - 1;
+	struct maple_enode *enode;
+	unsigned long *pivots, *p;
+	struct maple_node *node;
+
+	if (unlikely(!xa_is_node(root)))
+		return NULL;
+	enode = mte_safe_root(root);
+	for (;;) {
+		node = mte_to_node(enode);
+		if (mte_is_leaf(enode))
+			break;
+		pivots = (unsigned long *)node + 1;
+		p = ma_find_pivot(node, npiv, index);
+		below = p != pivots ? p[-1] : below;
+		max = p != pivots + npiv ? p[0] : max;
+		enode = mt_slot_locked(mt, (void __rcu **)(p + npiv), 0);
+	}
+	*minp = below + 1;
+	*maxp = max;
+	return node;
+}
+
+/*
+ * mas_preallocate() leaves the leaf it walked to in the state, marked so:
+ * the tree lock is held until mas_store_prealloc(), which starts there.
+ */
+#define MA_STATE_LEAF_WALKED	0x02
+
+/* Point @mas at the leaf holding mas->index; false if there is none. */
+static bool mas_wr_find_leaf(struct ma_state *mas)
+{
+	struct maple_tree *mt = mas->tree;
+	struct maple_node *node;
+
+	if ((mas->mas_flags & MA_STATE_LEAF_WALKED) && mas_is_active(mas) &&
+	    mas->min <= mas->index && mas->index <= mas->max)
+		return true;
+	if (mt_is_alloc(mt))
+		node = mt_wr_find_leaf(mt, mas->index, &mas->min, &mas->max,
+				       true);
+	else
+		node = mt_wr_find_leaf(mt, mas->index, &mas->min, &mas->max,
+				       false);
+	if (!node)
 		return false;
+	mas->node = mt_mk_node(node, maple_leaf_64);
+	mas->offset = ma_offset(node->mr64.pivot, maple_leaf_64, mas->index);
+	return true;
+}
+
+/* Append a range ending at @pivot; a NULL after a NULL widens that one. */
+static inline void mt_leaf_push(struct mt_leaf_wr *lw, unsigned long pivot,
+				void *entry)
+{
+	unsigned char n = lw->count;
+
+	if (!entry && n && !lw->slot[n - 1]) {
+		lw->pivot[n - 1] = pivot;
+		return;
+	}
+	lw->pivot[n] = pivot;
+	lw->slot[n] = entry;
+	lw->count = n + 1;
+}
+
+/* The largest NULL range of the gathered contents. */
+static unsigned long mt_leaf_wr_gap(const struct mt_leaf_wr *lw)
+{
+	unsigned long gap = 0, start = lw->min;
+	unsigned char i;
+
+	for (i = 0; i < lw->count; i++) {
+		if (!lw->slot[i] && lw->pivot[i] - start + 1 > gap)
+			gap = lw->pivot[i] - start + 1;
+		start = lw->pivot[i] + 1;
+	}
+	return gap;
+}
+
+/*
+ * The writes that are one store into the leaf as it is: the exact range
+ * of one slot gets a new entry (MT_LEAF_SLOT), or one boundary moves
+ * (MT_LEAF_PIVOT) because the new range covers a whole slot and the head
+ * of the next (brk() growing), or a NULL covers the tail of a slot before
+ * a NULL (brk() shrinking).  Adjacent non-NULL ranges never merge, so only
+ * a NULL may join a neighbour it does not cover.
+ */
+static bool mt_leaf_single_store(struct maple_tree *mt, struct mt_leaf_wr *lw,
+				 unsigned long index, unsigned long last,
+				 void *entry, unsigned char k)
+{
+	struct maple_node *node = lw->node;
+	unsigned long *pivots = node->mr64.pivot;
+	void __rcu **slots = node->mr64.slot;
+	unsigned char end = lw->end;
+	unsigned long first_k = ma_pivot_min(pivots, k, lw->min);
+	unsigned long last_k = ma_pivot_max(pivots, maple_leaf_64, k, lw->max);
+	void *next = k < end ? mt_slot_locked(mt, slots, k + 1) : NULL;
+
+	/* A root leaf of one or two ranges may have to give way to no node. */
+	if (ma_is_root(node) && end < 2)
+		return false;
+	if (index == first_k && last == last_k) {
+		/* A NULL must not end up beside another NULL, nor at an edge. */
+		if (!entry && (!k || k == end || !next ||
+			       !mt_slot_locked(mt, slots, k - 1)))
+			return false;
+		lw->kind = MT_LEAF_SLOT;
+		lw->at = k;
+		lw->first = index;
+		lw->last = last;
+		return true;
+	}
+	if (k < end && last > last_k) {
+		/* [index, last] covers slot k and the head of slot k + 1. */
+		if (index != first_k || entry != lw->content ||
+		    last >= ma_pivot_max(pivots, maple_leaf_64, k + 1,
+					 lw->max))
+			return false;
+		lw->first = first_k;
+		lw->last = last;
+		lw->piv = last;
+	} else if (last == last_k && k < end && !entry && !next &&
+		   index > first_k) {
+		/* A NULL over the tail of slot k joins the NULL after it. */
+		lw->first = index;
+		lw->last = ma_pivot_max(pivots, maple_leaf_64, k + 1, lw->max);
+		lw->piv = index - 1;
+	} else {
+		return false;
+	}
+	lw->kind = MT_LEAF_PIVOT;
+	lw->at = k;
+	return true;
+}
+
+/*
+ * The leaf's largest gap after a single store, from the gap its parent
+ * records and the one or two ranges that change; the whole leaf is looked
+ * at only when the largest NULL range shrinks or goes.
+ */
+static unsigned long mt_leaf_single_gap(struct maple_tree *mt,
+					struct mt_leaf_wr *lw)
+{
+	unsigned char k = lw->at;
+	void *entry = lw->entry;
+	struct maple_node *node = lw->node;
+	unsigned long *pivots = node->mr64.pivot;
+	void __rcu **slots = node->mr64.slot;
+	unsigned long old_gap, first, size, grown = 0;
+	unsigned char i, lo = k, hi = k;
+	bool shrunk = false;
+
+	if (ma_is_root(node))
+		return 0;	/* nobody records it */
+	old_gap = ma_parent(node)->ma64.gap[ma_parent_slot(node)];
+	if (lw->kind == MT_LEAF_PIVOT)
+		hi = k + 1;
+	for (i = lo; i <= hi; i++) {
+		void *old = mt_slot_locked(mt, slots, i);
+		void *now = lw->kind == MT_LEAF_SLOT ? entry : old;
+
+		first = ma_pivot_min(pivots, i, lw->min);
+		size = ma_pivot_max(pivots, maple_leaf_64, i, lw->max) -
+			first + 1;
+		if (!old && size == old_gap)
+			shrunk = true;	/* the largest may shrink */
+		if (lw->kind == MT_LEAF_PIVOT) {
+			first = i == k + 1 ? lw->piv + 1 : first;
+			size = (i == k ? lw->piv :
+				ma_pivot_max(pivots, maple_leaf_64, i,
+					     lw->max)) - first + 1;
+		}
+		if (!now && size > grown)
+			grown = size;
+	}
+	if (grown >= old_gap)
+		return grown;
+	if (!shrunk)
+		return old_gap;
+
+	lw->count = 0;
+	for (i = 0; i <= lw->end; i++) {
+		unsigned long piv = ma_pivot_max(pivots, maple_leaf_64, i,
+						 lw->max);
+		void *slot = mt_slot_locked(mt, slots, i);
+
+		if (i == k && lw->kind == MT_LEAF_PIVOT)
+			piv = lw->piv;
+		if (i == k && lw->kind == MT_LEAF_SLOT)
+			slot = entry;
+		mt_leaf_push(lw, piv, slot);
+	}
+	return mt_leaf_wr_gap(lw);
+}
+
+/*
+ * The last leaf of the tree may hold fewer than half its slots, as long as
+ * it and its left sibling would not fit one node (the full write path
+ * folds them together then).
+ */
+static bool mt_leaf_may_shrink(struct maple_tree *mt,
+			       const struct mt_leaf_wr *lw)
+{
+	struct maple_node *parent, *sibling;
+	unsigned char offset;
+	unsigned long *pivots;
+	void *enode;
+
+	if (lw->max != ULONG_MAX)
+		return false;
+	parent = ma_parent(lw->node);
+	offset = ma_parent_slot(lw->node);
+	if (!offset)
+		return false;
+	pivots = ma_pivots(parent, mt_internal_type(mt));
+	enode = mt_slot_locked(mt, ma_slots(parent, mt_internal_type(mt)),
+			       offset - 1);
+	sibling = mte_to_node(enode);
+	return ma_data_end(sibling, maple_leaf_64, pivots[offset - 1]) + 1 +
+		lw->count > MAPLE_RANGE64_SLOTS;
+}
+
+/*
+ * Work out the store of @entry over [mas->index, mas->last] as a one-leaf
+ * write, leaving mas at the leaf.  Returns false if it is not one; nothing
+ * was changed.
+ */
+static bool mt_leaf_prepare(struct ma_state *mas, void *entry,
+			    struct mt_leaf_wr *lw)
+{
+	struct maple_tree *mt = mas->tree;
+	unsigned long index = mas->index, last = mas->last;
+	struct maple_node *node;
+	unsigned long *pivots, first_k, last_m;
+	void __rcu **slots;
+	unsigned char i, k, m, end, at;
+
+	if (!mas_wr_find_leaf(mas))
+		return false;
+	node = mte_to_node(mas->node);
+	lw->min = mas->min;
+	lw->max = mas->max;
+	if (last > lw->max)
+		return false;
+	pivots = node->mr64.pivot;
+	slots = node->mr64.slot;
+	end = ma_data_end(node, maple_leaf_64, lw->max);
+	k = mas->offset;
+	lw->node = node;
+	lw->end = end;
+	lw->content = mt_slot_locked(mt, slots, k);
+
+	lw->entry = entry;
+	if (mt_leaf_single_store(mt, lw, index, last, entry, k))
+		return true;
+
+	m = ma_offset(pivots, maple_leaf_64, last);
+	lw->count = 0;
+	for (i = 0; i < k; i++)
+		mt_leaf_push(lw, pivots[i], mt_slot_locked(mt, slots, i));
+	first_k = ma_pivot_min(pivots, k, lw->min);
+	if (index > first_k)
+		mt_leaf_push(lw, index - 1, lw->content);
+	mt_leaf_push(lw, last, entry);
+	at = lw->count - 1;
+	last_m = ma_pivot_max(pivots, maple_leaf_64, m, lw->max);
+	if (last < last_m)
+		mt_leaf_push(lw, last_m, mt_slot_locked(mt, slots, m));
+	for (i = m + 1; i <= end; i++)
+		mt_leaf_push(lw, ma_pivot_max(pivots, maple_leaf_64, i,
+					      lw->max),
+			     mt_slot_locked(mt, slots, i));
+
+	if (lw->count > MAPLE_RANGE64_SLOTS)
+		return false;
+	/*
+	 * A root leaf of one or two ranges may have to give way to no node;
+	 * a leaf that falls under half full may have to merge.
+	 */
+	if (ma_is_root(node) ? lw->count < 3 :
+	    lw->count <= end && lw->count < mt_min_slots[maple_leaf_64] &&
+	    !mt_leaf_may_shrink(mt, lw))
+		return false;
+	/* A new NULL at an edge may have to merge with the neighbour's. */
+	if (lw->min && !lw->slot[0] && mt_slot_locked(mt, slots, 0))
+		return false;
+	if (lw->max != ULONG_MAX && !lw->slot[lw->count - 1] &&
+	    mt_slot_locked(mt, slots, end))
+		return false;
+
+	lw->first = at ? lw->pivot[at - 1] + 1 : lw->min;
+	lw->last = lw->pivot[at];
+	lw->pivot[lw->count - 1] = lw->max;
+	lw->kind = MT_LEAF_REWRITE;
+	return true;
+}
+
+/* Gather the whole leaf for a moved boundary, to be written as a copy. */
+static void mt_leaf_pivot_to_rewrite(struct maple_tree *mt,
+				     struct mt_leaf_wr *lw)
+{
+	unsigned long *pivots = lw->node->mr64.pivot;
+	void __rcu **slots = lw->node->mr64.slot;
+	unsigned char i;
+
+	for (i = 0; i <= lw->end; i++) {
+		lw->pivot[i] = i == lw->at ? lw->piv :
+			ma_pivot_max(pivots, maple_leaf_64, i, lw->max);
+		lw->slot[i] = mt_slot_locked(mt, slots, i);
+	}
+	lw->count = lw->end + 1;
+	lw->kind = MT_LEAF_REWRITE;
+}
+
+/*
+ * A node of a one-leaf write: needed only to replace the leaf under RCU.
+ * A moved boundary is one store, but readers of a leaf search its pivots
+ * and then read the bounds of the slot they found (mas_empty_area() among
+ * them): a pivot that moves in between gives them a range that never was.
+ * So under RCU a boundary moves by copying the leaf too.
+ */
+static inline bool mt_leaf_needs_node(struct maple_tree *mt,
+				      struct mt_leaf_wr *lw)
+{
+	if (!mt_in_rcu(mt))
+		return false;
+	if (lw->kind == MT_LEAF_PIVOT)
+		mt_leaf_pivot_to_rewrite(mt, lw);
+	return lw->kind == MT_LEAF_REWRITE;
+}
+
+/* Write the new contents into @node, a zeroed node or the leaf itself. */
+static void mt_leaf_fill(struct maple_node *node, const struct mt_leaf_wr *lw)
+{
+	unsigned long *pivots = node->mr64.pivot;
+	void __rcu **slots = node->mr64.slot;
+	unsigned char i;
+
+	for (i = 0; i < MAPLE_RANGE64_SLOTS; i++) {
+		if (i < MAPLE_RANGE64_SLOTS - 1)
+			pivots[i] = i < lw->count ? lw->pivot[i] : lw->max;
+		RCU_INIT_POINTER(slots[i], i < lw->count ? lw->slot[i] : NULL);
+	}
+}
+
+/*
+ * A child's largest gap became @gap: record it in the parent and, while
+ * that changes the parent's own largest gap, further up.  Only a largest
+ * gap that shrinks makes a node look at its other gaps.
+ */
+static void mt_gap_push_up(struct maple_node *child, unsigned long gap)
+{
+	while (!ma_is_root(child)) {
+		struct maple_node *node = ma_parent(child);
+		unsigned char offset = ma_parent_slot(child);
+		unsigned long *gaps = node->ma64.gap;
+		unsigned char max_off = node->ma64.meta.gap, i;
+		unsigned long old_max = gaps[max_off], new_max;
+
+		if (gaps[offset] == gap)
+			return;
+		WRITE_ONCE(gaps[offset], gap);
+		if (gap >= old_max) {
+			node->ma64.meta.gap = offset;
+			new_max = gap;
+		} else if (offset != max_off) {
+			return;
+		} else {
+			new_max = 0;
+			for (i = 0; i <= node->ma64.meta.end; i++) {
+				if (gaps[i] > new_max) {
+					new_max = gaps[i];
+					max_off = i;
+				}
+			}
+			node->ma64.meta.gap = max_off;
+		}
+		if (new_max == old_max)
+			return;
+		gap = new_max;
+		child = node;
+	}
+}
+
+/* Carry out a prepared one-leaf write; @new is a node if one is needed. */
+static void mt_leaf_commit(struct maple_tree *mt, struct mt_leaf_wr *lw,
+			   struct maple_node *new)
+{
+	struct maple_node *node = lw->node;
+	bool alloc = mt_is_alloc(mt);
+
+	/* The gap is worked out from the leaf as it is, before the store. */
+	if (alloc)
+		lw->gap = lw->kind == MT_LEAF_REWRITE ? mt_leaf_wr_gap(lw) :
+			  mt_leaf_single_gap(mt, lw);
+
+	switch (lw->kind) {
+	case MT_LEAF_SLOT:
+		rcu_assign_pointer(node->mr64.slot[lw->at], lw->entry);
+		break;
+	case MT_LEAF_PIVOT:
+		WRITE_ONCE(node->mr64.pivot[lw->at], lw->piv);
+		break;
+	case MT_LEAF_REWRITE:
+		if (!new) {
+			/* Nobody reads beside us: rewrite the leaf in place. */
+			mt_leaf_fill(node, lw);
+			break;
+		}
+		mt_leaf_fill(new, lw);
+		new->parent = node->parent;
+		if (ma_is_root(node)) {
+			rcu_assign_pointer(mt->ma_root,
+				mte_mk_root(mt_mk_node(new, maple_leaf_64)));
+		} else {
+			struct maple_node *parent = ma_parent(node);
+
+			rcu_assign_pointer(ma_slots(parent,
+					mt_internal_type(mt))[ma_parent_slot(node)],
+				mt_mk_node(new, maple_leaf_64));
+		}
+		mt_retire_node(mt, node);
+		node = new;
+		break;
+	}
+	if (alloc)
+		mt_gap_push_up(node, lw->gap);
+}
+
+/*
+ * The one-leaf write of @entry over [mas->index, mas->last], with a node
+ * from the state's pool or allocated without sleeping.  False if the write
+ * is not one, or no node could be had: the full path then takes over.
+ */
+static bool mas_wr_leaf_fast(struct ma_state *mas, void *entry,
+			     void **content)
+{
+	struct maple_tree *mt = mas->tree;
+	struct maple_node *new = NULL;
+	struct mt_leaf_wr lw;
+
+	if (!mt_leaf_prepare(mas, entry, &lw))
+		return false;
+	if (mt_leaf_needs_node(mt, &lw)) {
+		if (mas_allocated(mas))
+			new = mas_pop_node(mas);
+		else
+			new = mt_alloc_one(GFP_NOWAIT | __GFP_NOWARN);
+		if (!new)
+			return false;
+	}
+	mt_leaf_commit(mt, &lw, new);
+	mas->index = lw.first;
+	mas->last = lw.last;
 	mas->node = MAS_PAUSE;
+	*content = lw.content;
 	return true;
 }
 
@@ -2066,7 +2572,7 @@ static inline void *mas_wr_store(struct ma_state *mas, void *entry)
 		mas_set_err(mas, -EINVAL);
 		return NULL;
 	}
-	if (mas_wr_slot_fast(mas, entry, &content))
+	if (mas_wr_leaf_fast(mas, entry, &content))
 		return content;
 	return mas_wr_store_slow(mas, entry);
 }
@@ -2116,6 +2622,17 @@ retry:
 }
 EXPORT_SYMBOL_GPL(mas_store_gfp);
 
+/* The nodes a store that is not a one-leaf write will take. */
+static noinline unsigned long mas_plan_nodes(struct ma_state *mas, void *entry)
+{
+	struct mt_wr wr;
+
+	mt_wr_prepare(&wr, mas, entry);
+	if (!mt_wr_is_slot_store(&wr))
+		mt_wr_rebuild(&wr);
+	return wr.nodes;
+}
+
 /**
  * mas_preallocate() - Allocate the nodes the store of @entry will need.
  * @mas: Maple Tree operation state, set to the range to store.
@@ -2123,23 +2640,38 @@ EXPORT_SYMBOL_GPL(mas_store_gfp);
  * @gfp: Allocation flags.
  *
  * Works out what the store of @entry over [mas->index, mas->last] will do
- * on the tree as it is now and allocates exactly the nodes it needs: none
- * for a store that replaces one range, or (outside RCU mode) that fits in
- * the leaf it lands in.  The caller holds the tree lock until the matching
- * mas_store_prealloc(), which then cannot fail.
+ * on the tree as it is now and allocates exactly the nodes it needs, not a
+ * worst case:
+ *  - none for a store of one range's exact bounds (a slot store), in RCU
+ *    mode too;
+ *  - outside RCU mode, none for a store that stays inside its leaf and
+ *    leaves it at least half full and not over full (an append, a range
+ *    split in three, a moved boundary, an erase that merges NULLs): the
+ *    leaf is rewritten in place;
+ *  - in RCU mode, one for such a store (the leaf is copied);
+ *  - otherwise what the store's planning pass counts (splits, spanning
+ *    stores, rebalancing, a new root).
+ * The walk is left in @mas for the store.  The caller holds the tree lock
+ * until the matching mas_store_prealloc(), which then cannot fail and
+ * allocates nothing; mas_destroy() frees what a store did not use.
  *
  * Return: 0, or -ENOMEM with nothing allocated.
  */
 int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
 {
-	struct mt_wr wr;
+	struct mt_leaf_wr lw;
+	unsigned long nodes;
 
 	if (unlikely(mas->index > mas->last))
 		return -EINVAL;
-	mt_wr_prepare(&wr, mas, entry);
-	if (!mt_wr_is_slot_store(&wr))
-		mt_wr_rebuild(&wr);
-	if (mas_alloc_nodes(mas, wr.nodes, gfp)) {
+	if (mt_leaf_prepare(mas, entry, &lw)) {
+		nodes = mt_leaf_needs_node(mas->tree, &lw);
+		mas->mas_flags |= MA_STATE_LEAF_WALKED;
+	} else {
+		mas->node = MAS_START;
+		nodes = mas_plan_nodes(mas, entry);
+	}
+	if (mas_alloc_nodes(mas, nodes, gfp)) {
 		mas_destroy(mas);
 		return -ENOMEM;
 	}

@@ -284,6 +284,12 @@ void *mas_find(struct ma_state *mas, unsigned long max);
 void *mas_find_range(struct ma_state *mas, unsigned long max);
 void *mas_find_rev(struct ma_state *mas, unsigned long min);
 void *mas_find_range_rev(struct ma_state *mas, unsigned long min);
+/*
+ * mas_preallocate() allocates exactly what the next store needs: nothing
+ * for a slot store, nothing outside RCU mode for a store that stays in its
+ * leaf, one node for that in RCU mode, else what the planned rebuild takes.
+ * mas_store_prealloc() then neither fails nor allocates.
+ */
 int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp);
 bool mas_is_err(struct ma_state *mas);
 bool mas_nomem(struct ma_state *mas, gfp_t gfp);

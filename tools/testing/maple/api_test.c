@@ -2049,6 +2049,8 @@ static void preallocate_failure_is_enomem_and_changes_nothing(struct kunit *test
 	MA_STATE(mas, &mt, 15, 35);
 	long live;
 
+	/* In RCU mode the leaf is replaced, so the store needs a node. */
+	mt_init_flags(&mt, MT_FLAGS_USE_RCU);
 	three_ranges(test, &mt);
 	live = live_objects();
 	mas_lock(&mas);
