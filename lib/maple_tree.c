@@ -2700,21 +2700,29 @@ EXPORT_SYMBOL_GPL(mas_store_prealloc);
  * @nr_entries: How many entries will be stored.
  *
  * Allocates enough nodes for @nr_entries ranges (and the gaps between
- * them) appended in ascending order; the stores take nodes from this pool.
- * Call mas_destroy() when done to free what was not used.
+ * them) appended in ascending order to a tree outside RCU mode; the stores
+ * take nodes from this pool and the tree they build has full nodes.  Each
+ * time the last leaf overflows, its split takes two new leaves (and a new
+ * parent now and then), so the pool holds about twice the nodes of the
+ * finished tree.  Call mas_destroy() when done to free what was not used.
  *
  * Return: 0 or -ENOMEM.
  */
 int mas_expected_entries(struct ma_state *mas, unsigned long nr_entries)
 {
+	unsigned long fanout = mt_is_alloc(mas->tree) ?
+			       MAPLE_ARANGE64_SLOTS - 1 : MAPLE_RANGE64_SLOTS - 1;
 	unsigned long slots = nr_entries * 2 + 1;
-	unsigned long nodes = 1;
+	unsigned long nodes = 0, level;
 
-	while (slots > 1) {
-		slots = DIV_ROUND_UP(slots, MAPLE_RANGE64_SLOTS - 1);
-		nodes += slots;
+	level = DIV_ROUND_UP(slots, MAPLE_RANGE64_SLOTS - 1);
+	for (;;) {
+		nodes += level;
+		if (level == 1)
+			break;
+		level = DIV_ROUND_UP(level, fanout);
 	}
-	if (mas_alloc_nodes(mas, nodes + MAPLE_HEIGHT_MAX / 4, GFP_KERNEL)) {
+	if (mas_alloc_nodes(mas, 2 * nodes + MAPLE_HEIGHT_MAX, GFP_KERNEL)) {
 		mas_set_err(mas, -ENOMEM);
 		return -ENOMEM;
 	}

@@ -1,0 +1,917 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Exact preallocation: mas_preallocate() must allocate exactly the nodes
+ * the pending store will use, the store must then allocate nothing, and
+ * allocation failure at any point of a preallocation or of a bulk store
+ * (mas_expected_entries()) must change nothing and leak nothing.
+ *
+ * How a write is measured (prealloc_store()):
+ *	requested = allocations made by mas_preallocate()
+ *	then mas_store() (not mas_store_prealloc(), which would free the
+ *	unused nodes): it must allocate nothing and leave mas.alloc NULL,
+ *	i.e. use every node that was requested.
+ *
+ * The shapes with an exact count are built so that where the write lands
+ * is known from the layout rules alone (16-slot leaves, a leaf other than
+ * the rightmost one holds at least 6 slots, a NULL range is never split
+ * across leaves):
+ *	- replacing one range needs no node, RCU mode or not;
+ *	- moving one boundary between two ranges of a leaf, or any other
+ *	  change that stays inside one leaf, needs no node outside RCU mode
+ *	  and exactly one (the copy of the leaf) in RCU mode.
+ * Splits, spanning stores, rebalancing, height changes and random writes
+ * are only held to "requested == used" (and "> 0" where a node must be
+ * made).
+ *
+ * mas_expected_entries() is held to its kernel-doc: outside RCU mode its
+ * pool must cover the ascending stores that follow.
+ *
+ * Every case runs over the tree modes of tree_modes[]: plain, allocation
+ * tree, RCU, both, and the VMA tree's flags with an external mutex (the
+ * mas_expected_entries() pool case over the first two only).
+ */
+#include <kunit/test.h>
+#include <linux/maple_tree.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+
+#include "../harness/ktest.h"
+#include "model.h"
+
+/* ---------------------------------------------------------------------- */
+/* Helpers */
+
+static inline void *val(unsigned long n)
+{
+	return xa_mk_value(n);
+}
+
+/* Live allocator objects once every deferred free has run. */
+static long live_objects(void)
+{
+	rcu_barrier();
+	return (long)kmem_nr_live();
+}
+
+struct tree_mode {
+	const char *desc;
+	unsigned int flags;
+};
+
+#define VMA_FLAGS (MT_FLAGS_ALLOC_RANGE | MT_FLAGS_USE_RCU | MT_FLAGS_LOCK_EXTERN)
+
+static const struct tree_mode tree_modes[] = {
+	{ "plain", 0 },
+	{ "alloc", MT_FLAGS_ALLOC_RANGE },
+	{ "rcu", MT_FLAGS_USE_RCU },
+	{ "alloc rcu", MT_FLAGS_ALLOC_RANGE | MT_FLAGS_USE_RCU },
+	{ "vma external mutex", VMA_FLAGS },
+};
+
+KUNIT_ARRAY_PARAM_DESC(tree_modes, tree_modes, desc);
+
+/*
+ * A tree under test, the lock its writers hold and its model.  Trees with
+ * MT_FLAGS_LOCK_EXTERN are written under @lock (a mutex, as the VMA tree's
+ * mmap lock is a sleeping lock) with GFP_KERNEL; the others under their
+ * own spinlock with GFP_NOWAIT.
+ */
+struct ptree {
+	struct maple_tree mt;
+	struct mutex lock;
+	struct model m;
+	bool ext;
+};
+
+static void pt_init(struct ptree *pt, unsigned int flags)
+{
+	pt->ext = flags & MT_FLAGS_LOCK_EXTERN;
+	mutex_init(&pt->lock);
+	mt_init_flags(&pt->mt, flags);
+	if (pt->ext)
+		mt_set_external_lock(&pt->mt, &pt->lock);
+	model_init(&pt->m);
+}
+
+static void pt_lock(struct ptree *pt)
+{
+	if (pt->ext)
+		mutex_lock(&pt->lock);
+	else
+		mtree_lock(&pt->mt);
+}
+
+static void pt_unlock(struct ptree *pt)
+{
+	if (pt->ext)
+		mutex_unlock(&pt->lock);
+	else
+		mtree_unlock(&pt->mt);
+}
+
+static gfp_t pt_gfp(const struct ptree *pt)
+{
+	return pt->ext ? GFP_KERNEL : GFP_NOWAIT;
+}
+
+static void pt_destroy(struct ptree *pt)
+{
+	pt_lock(pt);
+	__mt_destroy(&pt->mt);
+	pt_unlock(pt);
+	model_destroy(&pt->m);
+}
+
+/* Store without measuring (to build a tree), into the tree and the model. */
+static void pt_store(struct kunit *test, struct ptree *pt,
+		     unsigned long first, unsigned long last, void *entry)
+{
+	MA_STATE(mas, &pt->mt, first, last);
+	int ret;
+
+	pt_lock(pt);
+	ret = mas_store_gfp(&mas, entry, GFP_KERNEL);
+	pt_unlock(pt);
+	mas_destroy(&mas);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "build store [%lu, %lu]", first,
+			    last);
+	model_store_range(&pt->m, first, last, entry);
+}
+
+static void pt_expect_model(struct kunit *test, struct ptree *pt)
+{
+	KUNIT_EXPECT_MODEL(test, &pt->mt, &pt->m);
+}
+
+/* Nodes still held by a maple state (for failure messages only). */
+static unsigned long held_nodes(const struct ma_state *mas)
+{
+	if (!mas->alloc || ((unsigned long)mas->alloc & 1))
+		return 0;
+	return mas->alloc->total;
+}
+
+/*
+ * mas_preallocate() then mas_store() of @entry over [@first, @last].
+ * Checks that the store allocated nothing and used every node requested,
+ * that the tree reads as the model and validates.  Returns the number of
+ * nodes mas_preallocate() allocated, or -1 if it failed.
+ */
+static long prealloc_store(struct kunit *test, struct ptree *pt,
+			   unsigned long first, unsigned long last, void *entry)
+{
+	MA_STATE(mas, &pt->mt, first, last);
+	char msg[MODEL_MSG_LEN];
+	long before, requested, store_allocs;
+	unsigned long unused;
+	bool err;
+	int ret;
+
+	pt_lock(pt);
+	before = kmem_nr_allocated();
+	ret = mas_preallocate(&mas, entry, pt_gfp(pt));
+	requested = kmem_nr_allocated() - before;
+	if (ret) {
+		pt_unlock(pt);
+		mas_destroy(&mas);
+		KUNIT_FAIL(test, "mas_preallocate([%lu, %lu], %p) = %d",
+			   first, last, entry, ret);
+		return -1;
+	}
+	before = kmem_nr_allocated();
+	mas_store(&mas, entry);
+	store_allocs = kmem_nr_allocated() - before;
+	err = mas_is_err(&mas);
+	unused = held_nodes(&mas);
+	KUNIT_EXPECT_NULL_MSG(test, mas.alloc,
+			      "[%lu, %lu] <- %p: %lu of %ld preallocated nodes unused",
+			      first, last, entry, unused, requested);
+	mas_destroy(&mas);
+	pt_unlock(pt);
+
+	KUNIT_EXPECT_FALSE_MSG(test, err, "mas_store([%lu, %lu], %p) failed",
+			       first, last, entry);
+	KUNIT_EXPECT_EQ_MSG(test, store_allocs, 0L,
+			    "[%lu, %lu] <- %p: mas_store() allocated after mas_preallocate() gave %ld",
+			    first, last, entry, requested);
+	model_store_range(&pt->m, first, last, entry);
+	if (model_check_write(&pt->mt, &pt->m, first, last, msg, sizeof(msg)))
+		KUNIT_FAIL(test, "[%lu, %lu] <- %p: %s", first, last, entry,
+			   msg);
+	KUNIT_EXPECT_EQ(test, mt_validate_errors(&pt->mt), 0);
+	return requested;
+}
+
+/*
+ * The ranges R(k) = [k * 64K, k * 64K + 8K - 1] -> val(k).  Built for
+ * k = 1 ... nr in ascending order, each R(k) is followed by a NULL gap of
+ * 56K, and index 0 starts with a NULL gap of 64K.
+ */
+#define R_STEP		0x10000UL
+#define R_LEN		0x2000UL
+#define R_FIRST(k)	((k) * R_STEP)
+#define R_LAST(k)	((k) * R_STEP + R_LEN - 1)
+
+static void build_ranges(struct kunit *test, struct ptree *pt,
+			 unsigned long from, unsigned long to)
+{
+	unsigned long k;
+
+	for (k = from; k <= to; k++)
+		pt_store(test, pt, R_FIRST(k), R_LAST(k), val(k));
+}
+
+/*
+ * R(1) ... R(5): NULL, R1, NULL, R2, NULL, R3, NULL, R4, NULL, R5, NULL is
+ * 11 slots, a single root leaf.
+ */
+static void root_leaf_tree(struct kunit *test, struct ptree *pt,
+			   unsigned int flags)
+{
+	pt_init(pt, flags);
+	build_ranges(test, pt, 1, 5);
+	KUNIT_ASSERT_EQ(test, mt_height(&pt->mt), 1U);
+}
+
+/*
+ * R(1) ... R(8): 17 slots, two leaves.  The left one holds at least 6
+ * slots, so the rightmost one, which holds the last NULL gap
+ * [R_LAST(8) + 1, ULONG_MAX], holds at most 11.
+ */
+static void two_leaf_tree(struct kunit *test, struct ptree *pt,
+			  unsigned int flags)
+{
+	pt_init(pt, flags);
+	build_ranges(test, pt, 1, 8);
+	KUNIT_ASSERT_EQ(test, mt_height(&pt->mt), 2U);
+}
+
+/*
+ * R(1) ... R(2000): 4001 slots need at least 251 leaves, more than one
+ * 16-slot (or 10-slot) node can parent.  The first leaf holds at least 6
+ * slots: NULL, R1, NULL, R2, NULL, R3.
+ */
+#define BIG_NR	2000UL
+static void three_level_tree(struct kunit *test, struct ptree *pt,
+			     unsigned int flags)
+{
+	pt_init(pt, flags);
+	build_ranges(test, pt, 1, BIG_NR);
+	KUNIT_ASSERT_GE(test, mt_height(&pt->mt), 3U);
+}
+
+/*
+ * [0, 8K - 1] -> val(100), then R(1) ... R(7): 8 ranges and 8 NULL gaps,
+ * a root leaf with all 16 slots used.
+ */
+static void full_root_leaf_tree(struct kunit *test, struct ptree *pt,
+				unsigned int flags)
+{
+	pt_init(pt, flags);
+	pt_store(test, pt, 0, R_LEN - 1, val(100));
+	build_ranges(test, pt, 1, 7);
+	KUNIT_ASSERT_EQ(test, mt_height(&pt->mt), 1U);
+}
+
+static unsigned int param_flags(struct kunit *test)
+{
+	return ((const struct tree_mode *)test->param_value)->flags;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Exact counts */
+
+static void preallocate_slot_store_requests_no_node(struct kunit *test)
+{
+	unsigned int flags = param_flags(test);
+	struct ptree pt;
+
+	/* In a root leaf: R3 replaced, then the NULL gap after R3 filled. */
+	root_leaf_tree(test, &pt, flags);
+	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(3), R_LAST(3),
+					     val(33)), 0L);
+	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_LAST(3) + 1,
+					     R_FIRST(4) - 1, val(34)), 0L);
+	/* A range replaced by another entry a second time. */
+	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(3), R_LAST(3),
+					     val(35)), 0L);
+	pt_expect_model(test, &pt);
+	pt_destroy(&pt);
+
+	/* Deep in a three-level tree, and its first and last ranges. */
+	three_level_tree(test, &pt, flags);
+	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(1000),
+					     R_LAST(1000), val(5000)), 0L);
+	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(1),
+					     R_LAST(1), val(5001)), 0L);
+	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(BIG_NR),
+					     R_LAST(BIG_NR), val(5002)), 0L);
+	pt_expect_model(test, &pt);
+	pt_destroy(&pt);
+	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
+}
+
+/* The end of a range moves up into, or down away from, the NULL after it. */
+static void preallocate_end_boundary_move_copies_leaf_only_in_rcu(struct kunit *test)
+{
+	unsigned int flags = param_flags(test);
+	/* Under RCU a boundary is not moved in place: the leaf is copied. */
+	long leaf_copy = (flags & MT_FLAGS_USE_RCU) ? 1 : 0;
+	struct ptree pt;
+
+	root_leaf_tree(test, &pt, flags);
+	/* R2 grows by a page into the NULL gap after it. */
+	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(2),
+					     R_LAST(2) + 4096, val(2)),
+			leaf_copy);
+	/* The last page of R4 becomes NULL, joining the gap after it. */
+	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_LAST(4) - 4095,
+					     R_LAST(4), NULL), leaf_copy);
+	/* R2 grows again. */
+	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(2),
+					     R_LAST(2) + 8192, val(2)),
+			leaf_copy);
+	pt_expect_model(test, &pt);
+	pt_destroy(&pt);
+
+	/* The same in the first leaf of a three-level tree. */
+	three_level_tree(test, &pt, flags);
+	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(1),
+					     R_LAST(1) + 4096, val(1)),
+			leaf_copy);
+	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_LAST(2) - 4095,
+					     R_LAST(2), NULL), leaf_copy);
+	pt_expect_model(test, &pt);
+	pt_destroy(&pt);
+	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
+}
+
+/* The start of a range moves down into, or up away from, the NULL before. */
+static void preallocate_start_boundary_move_copies_leaf_only_in_rcu(struct kunit *test)
+{
+	unsigned int flags = param_flags(test);
+	/* Under RCU a boundary is not moved in place: the leaf is copied. */
+	long leaf_copy = (flags & MT_FLAGS_USE_RCU) ? 1 : 0;
+	struct ptree pt;
+
+	root_leaf_tree(test, &pt, flags);
+	/* R3 grows by a page down into the NULL gap before it. */
+	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(3) - 4096,
+					     R_LAST(3), val(3)), leaf_copy);
+	/* The first page of R5 becomes NULL, joining the gap before it. */
+	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(5),
+					     R_FIRST(5) + 4095, NULL),
+			leaf_copy);
+	pt_expect_model(test, &pt);
+	pt_destroy(&pt);
+
+	/* R2 grows down by a page, in the first leaf of a three-level tree. */
+	three_level_tree(test, &pt, flags);
+	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(2) - 4096,
+					     R_LAST(2), val(2)), leaf_copy);
+	pt_expect_model(test, &pt);
+	pt_destroy(&pt);
+	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
+}
+
+static void preallocate_in_leaf_insert_requests_node_only_in_rcu(struct kunit *test)
+{
+	unsigned int flags = param_flags(test);
+	long leaf_copy = (flags & MT_FLAGS_USE_RCU) ? 1 : 0;
+	struct ptree pt;
+
+	/* 11 slots: each insert adds at most 2 and stays in the root leaf. */
+	root_leaf_tree(test, &pt, flags);
+	/* Into the middle of the gap after R1: NULL, E, NULL. */
+	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_LAST(1) + 0x1000,
+					     R_LAST(1) + 0x1fff, val(11)),
+			leaf_copy);
+	/* At the start of the gap after R3: E, NULL. */
+	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_LAST(3) + 1,
+					     R_LAST(3) + 0x100, val(31)),
+			leaf_copy);
+	/* Inside R5: R5, E, R5. */
+	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(5) + 0x100,
+					     R_FIRST(5) + 0x1ff, val(51)),
+			leaf_copy);
+	KUNIT_EXPECT_EQ(test, mt_height(&pt.mt), 1U);
+	pt_expect_model(test, &pt);
+	pt_destroy(&pt);
+
+	/* Into the last NULL gap, in a rightmost leaf of at most 11 slots. */
+	two_leaf_tree(test, &pt, flags);
+	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(16),
+					     R_LAST(16), val(16)), leaf_copy);
+	KUNIT_EXPECT_EQ(test, mt_height(&pt.mt), 2U);
+	pt_expect_model(test, &pt);
+	pt_destroy(&pt);
+	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
+}
+
+static void preallocate_in_leaf_erase_requests_node_only_in_rcu(struct kunit *test)
+{
+	unsigned int flags = param_flags(test);
+	long leaf_copy = (flags & MT_FLAGS_USE_RCU) ? 1 : 0;
+	struct ptree pt;
+
+	/* 11 slots, then 9, then 7: NULL gaps merge, root leaf stays. */
+	root_leaf_tree(test, &pt, flags);
+	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(3), R_LAST(3),
+					     NULL), leaf_copy);
+	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(1), R_LAST(1),
+					     NULL), leaf_copy);
+	KUNIT_EXPECT_EQ(test, mt_height(&pt.mt), 1U);
+	pt_expect_model(test, &pt);
+	pt_destroy(&pt);
+	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
+}
+
+static void preallocate_into_empty_and_root_entry_trees(struct kunit *test)
+{
+	unsigned int flags = param_flags(test);
+	struct ptree pt;
+
+	/* An entry at 0 alone lives in the root pointer: no node. */
+	pt_init(&pt, flags);
+	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, 0, 0, val(1)), 0L);
+	KUNIT_EXPECT_EQ(test, mt_height(&pt.mt), 0U);
+	/* Replacing it: still no node. */
+	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, 0, 0, val(2)), 0L);
+	/* A second range needs the root leaf: [0] -> 2, [5, 9], NULL. */
+	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, 5, 9, val(3)), 1L);
+	KUNIT_EXPECT_EQ(test, mt_height(&pt.mt), 1U);
+	pt_expect_model(test, &pt);
+	pt_destroy(&pt);
+
+	/* NULL, E, NULL into an empty tree: one leaf. */
+	pt_init(&pt, flags);
+	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, 10, 19, val(1)), 1L);
+	KUNIT_EXPECT_EQ(test, mt_height(&pt.mt), 1U);
+	pt_expect_model(test, &pt);
+	pt_destroy(&pt);
+	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Shapes that need nodes: requested == used */
+
+static void preallocate_leaf_split_and_height_growth_use_every_node(struct kunit *test)
+{
+	unsigned int flags = param_flags(test);
+	struct ptree pt;
+	long nodes, split = 0;
+	unsigned long i;
+
+	/* 16 + 2 slots cannot stay in one leaf: the root splits. */
+	full_root_leaf_tree(test, &pt, flags);
+	nodes = prealloc_store(test, &pt, R_LAST(4) + 0x1000,
+			       R_LAST(4) + 0x1fff, val(41));
+	KUNIT_EXPECT_GT(test, nodes, 0L);
+	KUNIT_EXPECT_EQ(test, mt_height(&pt.mt), 2U);
+
+	/*
+	 * 24 more ranges into the gap after R2: 47 more slots, 65 in all,
+	 * more than two 16-slot leaves hold, so at least one insert splits
+	 * a leaf.
+	 */
+	for (i = 0; i < 24; i++) {
+		nodes = prealloc_store(test, &pt, R_LAST(2) + 1 + i * 0x400,
+				       R_LAST(2) + 0x1ff + i * 0x400,
+				       val(200 + i));
+		if (nodes > 0)
+			split++;
+	}
+	KUNIT_EXPECT_GT(test, split, 0L);
+	pt_expect_model(test, &pt);
+	pt_destroy(&pt);
+	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
+}
+
+static void preallocate_spanning_store_uses_every_node(struct kunit *test)
+{
+	unsigned int flags = param_flags(test);
+	struct ptree pt;
+
+	three_level_tree(test, &pt, flags);
+	/* Across hundreds of leaves, cutting R100 and R900 short. */
+	KUNIT_EXPECT_GT(test, prealloc_store(test, &pt, R_FIRST(100) + 5,
+					     R_LAST(900) - 5, val(9000)), 0L);
+	/* NULL over R1000 ... R1500 and the gaps between. */
+	KUNIT_EXPECT_GT(test, prealloc_store(test, &pt, R_FIRST(1000),
+					     R_LAST(1500), NULL), 0L);
+	/* From a NULL gap into the middle of a range, a few leaves on. */
+	KUNIT_EXPECT_GT(test, prealloc_store(test, &pt, R_LAST(1600) + 7,
+					     R_FIRST(1700) + 7, val(9001)), 0L);
+	pt_expect_model(test, &pt);
+	pt_destroy(&pt);
+	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
+}
+
+static void preallocate_rebalance_uses_every_node(struct kunit *test)
+{
+	unsigned int flags = param_flags(test);
+	struct ptree pt;
+	long nodes, rebuilt = 0;
+	unsigned long k;
+
+	three_level_tree(test, &pt, flags);
+	/*
+	 * Erase R500 ... R530 one by one.  A leaf holds at most 8 ranges,
+	 * so some non-rightmost leaf loses all of its ranges and would fall
+	 * under 6 slots: at least one erase rebalances.
+	 */
+	for (k = 500; k <= 530; k++) {
+		nodes = prealloc_store(test, &pt, R_FIRST(k), R_LAST(k), NULL);
+		if (nodes > 0)
+			rebuilt++;
+	}
+	KUNIT_EXPECT_GT(test, rebuilt, 0L);
+	pt_expect_model(test, &pt);
+	pt_destroy(&pt);
+	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
+}
+
+static void preallocate_height_shrink_uses_every_node(struct kunit *test)
+{
+	unsigned int flags = param_flags(test);
+	struct ptree pt;
+
+	three_level_tree(test, &pt, flags);
+	/*
+	 * NULL, R1, NULL, R2000, NULL is left: 5 slots, too few for any
+	 * non-rightmost leaf, so one new root leaf.
+	 */
+	KUNIT_EXPECT_GT(test, prealloc_store(test, &pt, R_FIRST(2),
+					     R_LAST(BIG_NR - 1), NULL), 0L);
+	KUNIT_EXPECT_EQ(test, mt_height(&pt.mt), 1U);
+	pt_expect_model(test, &pt);
+	pt_destroy(&pt);
+	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
+}
+
+/*
+ * Random preallocate + store pairs on a tree kept between about 100 and
+ * 600 ranges: small inserts, exact overwrites and erases of existing
+ * ranges, their ends moved, and wide spanning stores.
+ */
+#define RANDOM_WRITES	4000
+#define RANDOM_SPAN	(1UL << 22)
+
+static void random_write(struct model_rng *rng, const struct model *m,
+			 unsigned long *first, unsigned long *last,
+			 void **entry)
+{
+	unsigned long pick = model_rng_below(rng, 16);
+	const struct model_range *r = NULL;
+	unsigned long len;
+
+	*entry = model_rng_below(rng, 4) ? val(model_rng_below(rng, 1000) + 1)
+					 : NULL;
+	if (m->nr > 600 && pick < 8)
+		*entry = NULL;
+	if (m->nr)
+		r = &m->r[model_rng_below(rng, m->nr)];
+	if (r && pick < 4) {
+		/* exactly one existing range */
+		*first = r->first;
+		*last = r->last;
+	} else if (r && pick < 6) {
+		/* move its end by up to 4K either way */
+		*first = r->first;
+		len = model_rng_below(rng, 4096) + 1;
+		*last = model_rng_below(rng, 2) || r->last - r->first < len ?
+			r->last + len : r->last - len;
+		if (m->nr < 100)
+			*entry = r->entry;
+	} else if (r && pick < 7) {
+		/* move its start */
+		*last = r->last;
+		len = model_rng_below(rng, 4096) + 1;
+		*first = r->first >= len && model_rng_below(rng, 2) ?
+			 r->first - len : r->first + (r->last > r->first);
+	} else if (pick < 15) {
+		*first = model_rng_below(rng, RANDOM_SPAN);
+		*last = *first + model_rng_below(rng, 4096);
+		if (m->nr < 100)
+			*entry = val(model_rng_below(rng, 1000) + 1);
+	} else {
+		/* spanning store */
+		*first = model_rng_below(rng, RANDOM_SPAN);
+		*last = *first + model_rng_below(rng, RANDOM_SPAN / 8);
+	}
+}
+
+static void preallocate_random_stores_request_exactly_what_they_use(struct kunit *test)
+{
+	unsigned int flags = param_flags(test);
+	struct model_rng rng;
+	struct ptree pt;
+	unsigned long i, first, last, seed = ktest_seed();
+	unsigned long with_nodes = 0, without = 0;
+	void *entry;
+	long nodes;
+
+	model_rng_seed(&rng, seed ^ flags);
+	pt_init(&pt, flags);
+	for (i = 0; i < 300; i++) {
+		first = model_rng_below(&rng, RANDOM_SPAN);
+		pt_store(test, &pt, first, first + model_rng_below(&rng, 4096),
+			 val(i + 1));
+	}
+	for (i = 0; i < RANDOM_WRITES; i++) {
+		random_write(&rng, &pt.m, &first, &last, &entry);
+		nodes = prealloc_store(test, &pt, first, last, entry);
+		if (nodes > 0)
+			with_nodes++;
+		else
+			without++;
+		if (test->status == KUNIT_FAILURE) {
+			kunit_info(test, "write %lu: [%lu, %lu] <- %p; seed %lu (replay with SEED=%lu)",
+				   i, first, last, entry, seed, seed);
+			break;
+		}
+		if (i % 500 == 499)
+			pt_expect_model(test, &pt);
+	}
+	pt_expect_model(test, &pt);
+	kunit_info(test, "%lu writes with nodes, %lu without, %lu ranges at the end",
+		   with_nodes, without, pt.m.nr);
+	/* The mix must have exercised both kinds of write. */
+	KUNIT_EXPECT_GT(test, with_nodes, 0UL);
+	KUNIT_EXPECT_GT(test, without, 0UL);
+	pt_destroy(&pt);
+	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Allocation failure */
+
+/*
+ * Fail the n-th allocation of mas_preallocate() for n = 1, 2, ... until it
+ * succeeds without meeting the fault.  Each failure returns -ENOMEM, leaves
+ * the tree as the model says and, after mas_destroy(), nothing more live
+ * than before.  The success then stores without allocating; it must have
+ * made exactly as many allocations as there were failing runs.
+ */
+static void preallocate_sweep(struct kunit *test, struct ptree *pt,
+			      unsigned long first, unsigned long last,
+			      void *entry, bool must_allocate)
+{
+	long live, before, requested = 0, store_allocs, failures = 0, hit;
+	char msg[MODEL_MSG_LEN];
+	unsigned long n;
+	int ret = -ENOMEM;
+
+	for (n = 1; n < 1000; n++) {
+		MA_STATE(mas, &pt->mt, first, last);
+
+		live = live_objects();
+		pt_lock(pt);
+		before = kmem_nr_allocated();
+		kmem_fault_nth(n);
+		ret = mas_preallocate(&mas, entry, pt_gfp(pt));
+		hit = kmem_fault_count();
+		kmem_fault_reset();
+		requested = kmem_nr_allocated() - before;
+		if (ret) {
+			pt_unlock(pt);
+			mas_destroy(&mas);
+			failures++;
+			KUNIT_EXPECT_EQ_MSG(test, ret, -ENOMEM,
+					    "failing allocation %lu", n);
+			KUNIT_EXPECT_EQ_MSG(test, hit, 1L,
+					    "failing allocation %lu", n);
+			KUNIT_EXPECT_EQ_MSG(test, live_objects(), live,
+					    "leak after failing allocation %lu",
+					    n);
+			if (model_compare(&pt->mt, &pt->m, msg, sizeof(msg)))
+				KUNIT_FAIL(test, "failing allocation %lu: %s",
+					   n, msg);
+			if (test->status == KUNIT_FAILURE)
+				return;
+			continue;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, hit, 0L,
+				    "mas_preallocate() succeeded through failed allocation %lu",
+				    n);
+		before = kmem_nr_allocated();
+		mas_store(&mas, entry);
+		store_allocs = kmem_nr_allocated() - before;
+		KUNIT_EXPECT_FALSE(test, mas_is_err(&mas));
+		KUNIT_EXPECT_NULL(test, mas.alloc);
+		mas_destroy(&mas);
+		pt_unlock(pt);
+		KUNIT_EXPECT_EQ(test, store_allocs, 0L);
+		break;
+	}
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	/* Each allocation of the successful call failed once before. */
+	KUNIT_EXPECT_EQ(test, failures, requested);
+	if (must_allocate)
+		KUNIT_EXPECT_GT(test, failures, 0L);
+	model_store_range(&pt->m, first, last, entry);
+	pt_expect_model(test, pt);
+}
+
+static void enomem_preallocate_changes_nothing_and_leaks_nothing(struct kunit *test)
+{
+	unsigned int flags = param_flags(test);
+	bool rcu = flags & MT_FLAGS_USE_RCU;
+	struct ptree pt;
+
+	/* In-leaf insert: one node in RCU mode, none otherwise. */
+	root_leaf_tree(test, &pt, flags);
+	preallocate_sweep(test, &pt, R_LAST(1) + 0x1000, R_LAST(1) + 0x1fff,
+			  val(11), rcu);
+	pt_destroy(&pt);
+
+	/* Root leaf split: height growth. */
+	full_root_leaf_tree(test, &pt, flags);
+	preallocate_sweep(test, &pt, R_LAST(4) + 0x1000, R_LAST(4) + 0x1fff,
+			  val(41), true);
+	pt_destroy(&pt);
+
+	/* Spanning stores over a three-level tree: an entry, then NULL. */
+	three_level_tree(test, &pt, flags);
+	preallocate_sweep(test, &pt, R_FIRST(100) + 5, R_LAST(900) - 5,
+			  val(9000), true);
+	preallocate_sweep(test, &pt, R_FIRST(1000), R_LAST(1500), NULL, true);
+	/* Height shrink. */
+	preallocate_sweep(test, &pt, R_FIRST(2), R_LAST(BIG_NR - 1), NULL,
+			  true);
+	pt_destroy(&pt);
+	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
+}
+
+/*
+ * mas_expected_entries(nr) on an empty tree, then nr ascending mas_store()
+ * calls, then mas_destroy(), with the n-th allocation of the whole sequence
+ * failing, for n = 1, 2, ... until no fault is met.  If
+ * mas_expected_entries() fails it returns -ENOMEM and the tree stays empty;
+ * if a store fails, the sequence stops there (as dup_mmap() does) and the
+ * tree holds exactly the ranges stored before it.  Either way, once the
+ * tree is destroyed nothing is live.
+ */
+#define BULK_NR	100UL
+
+static void expected_entries_sweep(struct kunit *test, unsigned int flags)
+{
+	char msg[MODEL_MSG_LEN];
+	unsigned long n, i, stored = 0, early = 0, late = 0;
+	long hit = 1;
+	int ret;
+
+	for (n = 1; n < 10000 && hit; n++) {
+		struct ptree pt;
+		MA_STATE(mas, &pt.mt, 0, 0);
+
+		pt_init(&pt, flags);
+		pt_lock(&pt);
+		kmem_fault_nth(n);
+		ret = mas_expected_entries(&mas, BULK_NR);
+		stored = 0;
+		if (!ret) {
+			for (i = 1; i <= BULK_NR; i++) {
+				mas_set_range(&mas, R_FIRST(i), R_LAST(i));
+				mas_store(&mas, val(i));
+				if (mas_is_err(&mas))
+					break;
+				model_store_range(&pt.m, R_FIRST(i),
+						  R_LAST(i), val(i));
+				stored++;
+			}
+		}
+		hit = kmem_fault_count();
+		kmem_fault_reset();
+		if (ret || stored < BULK_NR) {
+			if (ret) {
+				early++;
+				KUNIT_EXPECT_EQ_MSG(test, ret, -ENOMEM,
+						    "failing allocation %lu", n);
+			} else {
+				late++;
+				KUNIT_EXPECT_EQ_MSG(test, xa_err(mas.node),
+						    -ENOMEM,
+						    "store %lu, failing allocation %lu",
+						    stored + 1, n);
+			}
+			KUNIT_EXPECT_EQ_MSG(test, hit, 1L,
+					    "failing allocation %lu", n);
+		}
+		mas_destroy(&mas);
+		pt_unlock(&pt);
+		if (model_compare(&pt.mt, &pt.m, msg, sizeof(msg)))
+			KUNIT_FAIL(test, "failing allocation %lu, %lu stored: %s",
+				   n, stored, msg);
+		KUNIT_EXPECT_EQ(test, mt_validate_errors(&pt.mt), 0);
+		pt_destroy(&pt);
+		KUNIT_EXPECT_EQ_MSG(test, live_objects(), 0L,
+				    "leak after failing allocation %lu", n);
+		if (test->status == KUNIT_FAILURE)
+			break;
+	}
+	KUNIT_EXPECT_EQ(test, hit, 0L);
+	KUNIT_EXPECT_EQ(test, stored, BULK_NR);
+	/* The pool allocation itself must have been failed at least once. */
+	KUNIT_EXPECT_GT(test, early, 0UL);
+	kunit_info(test, "%lu runs: %lu failed in mas_expected_entries(), %lu in a store",
+		   n - 1, early, late);
+}
+
+static void enomem_expected_entries_keeps_stored_prefix_and_leaks_nothing(struct kunit *test)
+{
+	expected_entries_sweep(test, param_flags(test));
+}
+
+/*
+ * mas_expected_entries() "allocates enough nodes for @nr_entries ranges
+ * (and the gaps between them) appended in ascending order".  Outside RCU
+ * mode nothing forces a node to be copied, so the appends must take every
+ * node from that pool and allocate none of their own; mas_destroy() then
+ * frees what is left, leaving exactly the tree's nodes live.
+ */
+static const struct tree_mode no_rcu_modes[] = {
+	{ "plain", 0 },
+	{ "alloc", MT_FLAGS_ALLOC_RANGE },
+};
+
+KUNIT_ARRAY_PARAM_DESC(no_rcu_modes, no_rcu_modes, desc);
+
+static void expected_entries_pool_covers_ascending_stores(struct kunit *test)
+{
+	unsigned int flags = param_flags(test);
+	static const unsigned long sizes[] = { 10, 100, 1000, 5000 };
+	unsigned long i, k, nr;
+	long before, pool, store_allocs, live;
+	struct ptree pt;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		MA_STATE(mas, &pt.mt, 0, 0);
+
+		nr = sizes[i];
+		pt_init(&pt, flags);
+		live = live_objects();
+		pt_lock(&pt);
+		before = kmem_nr_allocated();
+		KUNIT_ASSERT_EQ(test, mas_expected_entries(&mas, nr), 0);
+		pool = kmem_nr_allocated() - before;
+		before = kmem_nr_allocated();
+		for (k = 1; k <= nr; k++) {
+			mas_set_range(&mas, R_FIRST(k), R_LAST(k));
+			mas_store(&mas, val(k));
+			KUNIT_ASSERT_FALSE(test, mas_is_err(&mas));
+			model_store_range(&pt.m, R_FIRST(k), R_LAST(k), val(k));
+		}
+		store_allocs = kmem_nr_allocated() - before;
+		mas_destroy(&mas);
+		pt_unlock(&pt);
+		KUNIT_EXPECT_EQ_MSG(test, store_allocs, 0L,
+				    "%lu ascending stores after a pool of %ld nodes",
+				    nr, pool);
+		pt_expect_model(test, &pt);
+		kunit_info(test, "%lu entries: pool %ld, stores allocated %ld, tree %ld nodes",
+			   nr, pool, store_allocs, live_objects() - live);
+		pt_destroy(&pt);
+		KUNIT_EXPECT_EQ(test, live_objects(), live);
+	}
+}
+
+static struct kunit_case maple_prealloc_cases[] = {
+	KUNIT_CASE_PARAM(preallocate_slot_store_requests_no_node,
+			 tree_modes_gen_params),
+	KUNIT_CASE_PARAM(preallocate_end_boundary_move_copies_leaf_only_in_rcu,
+			 tree_modes_gen_params),
+	KUNIT_CASE_PARAM(preallocate_start_boundary_move_copies_leaf_only_in_rcu,
+			 tree_modes_gen_params),
+	KUNIT_CASE_PARAM(preallocate_in_leaf_insert_requests_node_only_in_rcu,
+			 tree_modes_gen_params),
+	KUNIT_CASE_PARAM(preallocate_in_leaf_erase_requests_node_only_in_rcu,
+			 tree_modes_gen_params),
+	KUNIT_CASE_PARAM(preallocate_into_empty_and_root_entry_trees,
+			 tree_modes_gen_params),
+	KUNIT_CASE_PARAM(preallocate_leaf_split_and_height_growth_use_every_node,
+			 tree_modes_gen_params),
+	KUNIT_CASE_PARAM(preallocate_spanning_store_uses_every_node,
+			 tree_modes_gen_params),
+	KUNIT_CASE_PARAM(preallocate_rebalance_uses_every_node,
+			 tree_modes_gen_params),
+	KUNIT_CASE_PARAM(preallocate_height_shrink_uses_every_node,
+			 tree_modes_gen_params),
+	KUNIT_CASE_PARAM(preallocate_random_stores_request_exactly_what_they_use,
+			 tree_modes_gen_params),
+	KUNIT_CASE_PARAM(enomem_preallocate_changes_nothing_and_leaks_nothing,
+			 tree_modes_gen_params),
+	KUNIT_CASE_PARAM(expected_entries_pool_covers_ascending_stores,
+			 no_rcu_modes_gen_params),
+	KUNIT_CASE_PARAM(enomem_expected_entries_keeps_stored_prefix_and_leaks_nothing,
+			 tree_modes_gen_params),
+	{}
+};
+
+static struct kunit_suite maple_prealloc_suite = {
+	.name = "maple_prealloc",
+	.test_cases = maple_prealloc_cases,
+};
+
+kunit_test_suite(maple_prealloc_suite);
