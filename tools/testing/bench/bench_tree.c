@@ -60,6 +60,7 @@
 #include <sys/wait.h>
 
 #include <linux/maple_tree.h>
+#include <linux/rwsem.h>
 #include <linux/slab.h>
 
 #define BENCH_SEED		0x6d61706c65ULL	/* "maple" */
@@ -405,6 +406,196 @@ bench_loop_empty_area_rev(struct maple_tree *mt, const unsigned long *max,
 	}
 	rcu_read_unlock();
 	return sum;
+}
+
+/*
+ * The VMA tree as Linux 6.1 runs it: an allocation tree in RCU mode under
+ * an external lock (the mm's mmap_lock, held for writing by the loops).
+ */
+#define BENCH_VMA_FLAGS		(MT_FLAGS_ALLOC_RANGE | MT_FLAGS_USE_RCU | \
+				 MT_FLAGS_LOCK_EXTERN)
+#define BENCH_MMAP_SIZE		(128UL << 20)	/* will-it-scale mmap1 */
+#define BENCH_MMAP_HIGH		(0x7ffff7fff000UL - 1)	/* an mmap_base */
+
+static DECLARE_RWSEM(bench_mmap_lock);
+static struct bench_vma bench_mmap_vma;
+
+/*
+ * One will-it-scale mmap1 iteration as the tree sees it: a top-down search
+ * for a 128 MiB hole, a lookup there (the kernel's find_vma_prev()), the
+ * insert through mas_preallocate() + mas_store_prealloc(), the lookup of
+ * munmap() and the erase, preallocated the same way.  Returns the number
+ * of steps that did not give what they should.
+ */
+BENCH_NOINLINE unsigned long
+bench_loop_mmap_cycle(struct maple_tree *mt, unsigned long n)
+{
+	void *vma = &bench_mmap_vma;
+	MA_STATE(mas, mt, 0, 0);
+	unsigned long err = 0, k, start;
+
+	for (k = 0; k < n; k++) {
+		mas_reset(&mas);
+		if (mas_empty_area_rev(&mas, 0, BENCH_MMAP_HIGH,
+				       BENCH_MMAP_SIZE))
+			return err + n - k;
+		start = mas.index;
+		mas_set(&mas, start);
+		err += mas_walk(&mas) != NULL;
+		mas_set_range(&mas, start, start + BENCH_MMAP_SIZE - 1);
+		if (mas_preallocate(&mas, vma, GFP_KERNEL))
+			return err + n - k;
+		mas_store_prealloc(&mas, vma);
+		mas_set(&mas, start);
+		err += mas_walk(&mas) != vma;
+		mas_set_range(&mas, start, start + BENCH_MMAP_SIZE - 1);
+		if (mas_preallocate(&mas, NULL, GFP_KERNEL))
+			return err + n - k;
+		mas_store_prealloc(&mas, NULL);
+	}
+	return err;
+}
+
+/*
+ * One will-it-scale brk1 iteration: the last range grows by a page and
+ * shrinks back, each step through mas_preallocate() + mas_store_prealloc()
+ * as the kernel's brk() does.  Returns the number of failed steps.
+ */
+BENCH_NOINLINE unsigned long
+bench_loop_brk_cycle(struct maple_tree *mt, struct bench_vma *heap,
+		     unsigned long n)
+{
+	unsigned long err = 0, k, end = heap->last;
+	MA_STATE(mas, mt, 0, 0);
+
+	for (k = 0; k < n; k++) {
+		mas_set_range(&mas, heap->start, end + BENCH_PAGE);
+		err += mas_preallocate(&mas, heap, GFP_KERNEL) != 0;
+		mas_store_prealloc(&mas, heap);
+		mas_set_range(&mas, end + 1, end + BENCH_PAGE);
+		err += mas_preallocate(&mas, NULL, GFP_KERNEL) != 0;
+		mas_store_prealloc(&mas, NULL);
+	}
+	return err;
+}
+
+static void vma_tree_build(struct maple_tree *mt, const struct layout *lay)
+{
+	MA_STATE(mas, mt, 0, 0);
+	unsigned long i;
+
+	mt_init_flags(mt, BENCH_VMA_FLAGS);
+	mt_set_external_lock(mt, &bench_mmap_lock);
+	down_write(&bench_mmap_lock);
+	for (i = 0; i < lay->nr; i++) {
+		mas_set_range(&mas, lay->vma[i].start, lay->vma[i].last);
+		if (mas_store_gfp(&mas, &lay->vma[i], GFP_KERNEL))
+			die("building the VMA tree: range %lu", i);
+	}
+	up_write(&bench_mmap_lock);
+}
+
+static void vma_tree_destroy(struct maple_tree *mt)
+{
+	down_write(&bench_mmap_lock);
+	__mt_destroy(mt);
+	up_write(&bench_mmap_lock);
+	rcu_barrier();
+}
+
+/*
+ * Run @n cycles of @op ("mmap_cycle" or "brk_cycle") in chunks, with
+ * rcu_barrier() between them.  In a kernel the RCU callbacks that free
+ * replaced nodes run every few milliseconds and the nodes come back to the
+ * CPU's slab; here they run on liburcu's call_rcu thread, which callgrind
+ * (one thread at a time) would otherwise hardly ever schedule, so that
+ * every new node came from malloc().  The barrier is outside the measured
+ * loop function.  Returns the number of failed steps.
+ */
+#define BENCH_VMA_CHUNK		64
+
+static unsigned long run_vma_cycles(const char *op, struct maple_tree *mt,
+				    struct layout *lay, unsigned long n,
+				    bool barriers)
+{
+	unsigned long done, chunk, err = 0;
+
+	for (done = 0; done < n; done += chunk) {
+		chunk = n - done;
+		if (barriers && chunk > BENCH_VMA_CHUNK)
+			chunk = BENCH_VMA_CHUNK;
+		down_write(&bench_mmap_lock);
+		if (!strcmp(op, "mmap_cycle"))
+			err += bench_loop_mmap_cycle(mt, chunk);
+		else
+			err += bench_loop_brk_cycle(mt, &lay->vma[lay->nr - 1],
+						    chunk);
+		up_write(&bench_mmap_lock);
+		if (barriers)
+			rcu_barrier();
+	}
+	return err;
+}
+
+static DECLARE_RWSEM(bench_fork_lock);
+
+/* fork(): duplicate the VMA tree node for node, then exit(): destroy it. */
+BENCH_NOINLINE unsigned long
+bench_loop_fork_dup(struct maple_tree *mt, unsigned long n)
+{
+	struct maple_tree child;
+	unsigned long err = 0, k;
+
+	for (k = 0; k < n; k++) {
+		mt_init_flags(&child, BENCH_VMA_FLAGS);
+		mt_set_external_lock(&child, &bench_fork_lock);
+		down_write(&bench_mmap_lock);
+		down_write(&bench_fork_lock);
+		err += __mt_dup(mt, &child, GFP_KERNEL) != 0;
+		up_write(&bench_mmap_lock);
+		__mt_destroy(&child);
+		up_write(&bench_fork_lock);
+	}
+	return err;
+}
+
+/*
+ * The same copy made by storing every entry again, as before __mt_dup(),
+ * into a tree that enters RCU mode once built (nobody sees it before).
+ */
+BENCH_NOINLINE unsigned long
+bench_loop_fork_reinsert(struct maple_tree *mt, unsigned long n, bool bulk)
+{
+	struct maple_tree child;
+	unsigned long err = 0, k;
+	void *entry;
+
+	for (k = 0; k < n; k++) {
+		MA_STATE(old, mt, 0, 0);
+		MA_STATE(mas, &child, 0, 0);
+
+		mt_init_flags(&child, BENCH_VMA_FLAGS & ~MT_FLAGS_USE_RCU);
+		mt_set_external_lock(&child, &bench_fork_lock);
+		down_write(&bench_mmap_lock);
+		down_write(&bench_fork_lock);
+		if (bulk)
+			err += mas_expected_entries(&mas, 1000) != 0;
+		mas_for_each(&old, entry, ULONG_MAX) {
+			mas_set_range(&mas, old.index, old.last);
+			if (bulk)
+				mas_store(&mas, entry);
+			else
+				err += mas_store_gfp(&mas, entry,
+						     GFP_KERNEL) != 0;
+		}
+		if (bulk)
+			mas_destroy(&mas);
+		mt_set_in_rcu(&child);
+		up_write(&bench_mmap_lock);
+		__mt_destroy(&child);
+		up_write(&bench_fork_lock);
+	}
+	return err;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1077,6 +1268,71 @@ static void rcu_report(const char *name, double *v)
 	fprintf(stderr, "  %-32s %10.2f Mops/s (±%.1f%%)\n", name, med, rsd);
 }
 
+/*
+ * The VMA tree's write workloads at 1,000 ranges: the mmap1 and brk1
+ * cycles (see bench_loop_mmap_cycle()), and fork's copy of the tree by
+ * __mt_dup() against storing every entry again, one by one or after
+ * mas_expected_entries().  ns per operation and node allocations per
+ * operation.
+ */
+static void bench_vma(void)
+{
+	static const char *const cycles[] = { "mmap_cycle", "brk_cycle" };
+	unsigned long nr = 1000, n = opts.batch / 40 ? opts.batch / 40 : 1;
+	unsigned long forks = n / 50 ? n / 50 : 1, err = 0;
+	double v[opts.reps];
+	struct maple_tree mt;
+	struct layout lay;
+	unsigned int r, i;
+	long a0;
+	uint64_t t0;
+
+	layout_init(&lay, nr);
+	vma_tree_build(&mt, &lay);
+	for (i = 0; i < ARRAY_SIZE(cycles); i++) {
+		err += run_vma_cycles(cycles[i], &mt, &lay, n, false);
+		a0 = kmem_nr_allocated();
+		for (r = 0; r < opts.reps; r++) {
+			t0 = now_ns();
+			err += run_vma_cycles(cycles[i], &mt, &lay, n, false);
+			v[r] = (double)(now_ns() - t0) / n;
+		}
+		report(cycles[i], nr, "ns_per_op", v);
+		report_count(cycles[i], nr, "allocs_per_op",
+			     (double)(kmem_nr_allocated() - a0) /
+			     (n * opts.reps));
+	}
+	if (err)
+		die("vma cycles: %lu steps failed", err);
+	tree_check(&mt, &lay, "vma cycles");
+
+	for (i = 0; i < 3; i++) {
+		static const char *const name[] = {
+			"fork_dup", "fork_reinsert", "fork_bulk"
+		};
+
+		a0 = kmem_nr_allocated();
+		for (r = 0; r < opts.reps; r++) {
+			t0 = now_ns();
+			if (i == 0)
+				err += bench_loop_fork_dup(&mt, forks);
+			else
+				err += bench_loop_fork_reinsert(&mt, forks,
+								i == 2);
+			v[r] = (double)(now_ns() - t0) / forks;
+			rcu_barrier();
+		}
+		if (err)
+			die("%s failed", name[i]);
+		report(name[i], nr, "ns_per_op", v);
+		report_count(name[i], nr, "allocs_per_op",
+			     (double)(kmem_nr_allocated() - a0) /
+			     (forks * opts.reps));
+	}
+	vma_tree_destroy(&mt);
+	layout_free(&lay);
+}
+
 static void bench_rcu(void)
 {
 	unsigned long nr = opts.quick ? BENCH_RCU_QUICK_RANGES :
@@ -1178,6 +1434,19 @@ static int run_loop(void)
 		return ret;
 	}
 
+	if (!strcmp(op, "mmap_cycle") || !strcmp(op, "brk_cycle")) {
+		layout_init(&lay, opts.loop_size);
+		vma_tree_build(&mt, &lay);
+		res = run_vma_cycles(op, &mt, &lay, n, true);
+		if (res)
+			ret = 1;
+		else
+			tree_check(&mt, &lay, op);
+		vma_tree_destroy(&mt);
+		layout_free(&lay);
+		return ret;
+	}
+
 	layout_init(&lay, opts.loop_size);
 	tree_build(&mt, &lay);
 	if (!strcmp(op, "mtree_load") || !strcmp(op, "mas_walk")) {
@@ -1195,7 +1464,7 @@ static int run_loop(void)
 			ret = 1;
 	} else {
 		die("unknown --ops %s (mtree_load, mas_walk, overwrite, "
-		    "empty_area_rev)", op);
+		    "empty_area_rev, mmap_cycle, brk_cycle)", op);
 	}
 	if (!ret)
 		tree_check(&mt, &lay, op);
@@ -1214,6 +1483,8 @@ static const struct insn_target insn_targets[] = {
 	{ "mtree_load", 150 },
 	{ "mas_walk", 150 },
 	{ "overwrite", 200 },
+	{ "mmap_cycle", 2500 },
+	{ "brk_cycle", 500 },
 };
 
 static double insn_target_of(const char *metric)
@@ -1254,7 +1525,8 @@ static int callgrind_total(const char *path, double *ir)
 }
 
 static int callgrind_run(const char *self, const char *dir, const char *op,
-			 unsigned long size, unsigned long count, double *ir)
+			 unsigned long size, unsigned long count,
+			 unsigned int flags, double *ir)
 {
 	char toggle[128], outfile[512], logfile[512];
 	char count_s[32], size_s[32], flags_s[32], pages_s[32];
@@ -1269,7 +1541,7 @@ static int callgrind_run(const char *self, const char *dir, const char *op,
 		 dir, op, size, count);
 	snprintf(count_s, sizeof(count_s), "%lu", count);
 	snprintf(size_s, sizeof(size_s), "%lu", size);
-	snprintf(flags_s, sizeof(flags_s), "%u", opts.mt_flags);
+	snprintf(flags_s, sizeof(flags_s), "%u", flags);
 	snprintf(pages_s, sizeof(pages_s), "%u", opts.pages);
 
 	argv[argc++] = "valgrind";
@@ -1328,22 +1600,23 @@ static int callgrind_run(const char *self, const char *dir, const char *op,
  * run failed.
  */
 static bool callgrind_count(const char *self, const char *dir,
-			    const char *op, unsigned long size,
-			    unsigned long n)
+			    const char *op, const char *name,
+			    unsigned long size, unsigned long n,
+			    unsigned int flags)
 {
 	double ir1, ir2;
 
-	fprintf(stderr, "  callgrind %-14s %lu ranges, %lu and %lu ops\n",
-		op, size, n, 2 * n);
-	if (callgrind_run(self, dir, op, size, n, &ir1) ||
-	    callgrind_run(self, dir, op, size, 2 * n, &ir2))
+	fprintf(stderr, "  callgrind %-14s %lu ranges, flags %#x, %lu and "
+		"%lu ops\n", name, size, flags, n, 2 * n);
+	if (callgrind_run(self, dir, op, size, n, flags, &ir1) ||
+	    callgrind_run(self, dir, op, size, 2 * n, flags, &ir2))
 		return false;
 	if (ir2 <= ir1) {
 		fprintf(stderr, "bench_tree: callgrind counted nothing "
 			"in bench_loop_%s (%.0f, %.0f)\n", op, ir1, ir2);
 		return false;
 	}
-	metric_add(&results, (ir2 - ir1) / n, -1, "%s.%lu.insn_per_op", op,
+	metric_add(&results, (ir2 - ir1) / n, -1, "%s.%lu.insn_per_op", name,
 		   size);
 	return true;
 }
@@ -1363,9 +1636,24 @@ static void bench_callgrind(void)
 	if (!mkdtemp(dir))
 		die("mkdtemp: %s", strerror(errno));
 
-	for (i = 0; i < sizeof(insn_targets) / sizeof(insn_targets[0]); i++)
-		ok &= callgrind_count(self, dir, insn_targets[i].op,
-				      opts.loop_size, n);
+	/*
+	 * The lookup and overwrite targets are for a plain tree (flags 0);
+	 * the same operations on a tree with --flags (by default an mm's:
+	 * allocation tree in RCU mode) are reported as <op>_vma.  The VMA
+	 * cycles always use the VMA tree (see bench_loop_mmap_cycle()).
+	 */
+	for (i = 0; i < sizeof(insn_targets) / sizeof(insn_targets[0]); i++) {
+		const char *op = insn_targets[i].op;
+		char name[BENCH_NAME_LEN];
+
+		ok &= callgrind_count(self, dir, op, op, opts.loop_size, n,
+				      0);
+		if (strstr(op, "_cycle"))
+			continue;
+		snprintf(name, sizeof(name), "%s_vma", op);
+		ok &= callgrind_count(self, dir, op, name, opts.loop_size, n,
+				      opts.mt_flags);
+	}
 	/*
 	 * The gap search at every size, to show how it grows; building a
 	 * tree of a million ranges under callgrind takes half a minute, so
@@ -1375,7 +1663,8 @@ static void bench_callgrind(void)
 		if (opts.quick && opts.gap_sizes[i] > BENCH_GAP_QUICK_MAX)
 			continue;
 		ok &= callgrind_count(self, dir, "empty_area_rev",
-				      opts.gap_sizes[i], n);
+				      "empty_area_rev", opts.gap_sizes[i], n,
+				      opts.mt_flags);
 	}
 	if (ok) {
 		char cmd[600];
@@ -2023,6 +2312,7 @@ int main(int argc, char **argv)
 			bench_size(opts.sizes[s], clock_ns);
 		for (s = 0; s < opts.nr_gap_sizes; s++)
 			bench_gap(opts.gap_sizes[s]);
+		bench_vma();
 		bench_rcu();
 	}
 	if (opts.callgrind)
