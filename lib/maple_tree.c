@@ -2678,7 +2678,8 @@ int mtree_dup(struct maple_tree *mt, struct maple_tree *new, gfp_t gfp)
 	int ret;
 
 	mtree_lock(new);
-	mtree_lock(mt);
+	/* Both locks are of one lockdep class. */
+	spin_lock_nested(&mt->ma_lock, SINGLE_DEPTH_NESTING);
 	ret = __mt_dup(mt, new, gfp);
 	mtree_unlock(mt);
 	mtree_unlock(new);
