@@ -11,6 +11,12 @@
 #   make install      PREFIX=/usr/local DESTDIR= : libraries, .pc files and
 #                     headers (under $PREFIX/include/maple, never over the
 #                     system's <linux/...>)
+#   make modules      build/kmod/test_maple_tree.ko (the tree and its self-test
+#                     in one module) against Debian's installed kernel headers,
+#                     or KDIR=<any 6.1 build tree>
+#   make check-kernel the kernel side: the module in a qemu-booted Debian
+#                     kernel, the KUnit suites on UML, sparse and checkpatch
+#                     (see Documentation/dev-tools/testing.rst)
 #   make clean
 #
 # Knobs: V=1 shows commands, WERROR=1 makes warnings errors, CC=clang,
@@ -73,7 +79,8 @@ LIB_SRCS	:= $(filter-out $(EXCLUDE),$(MAPLE_SRCS) $(SHIM_SRCS))
 # built by "make fuzz" instead (tools/testing/maple/rules.mk).
 FUZZ_TARGETS	:= $(filter-out %_test.c,$(wildcard tools/testing/maple/fuzz_*.c))
 TEST_SRCS	:= $(filter-out $(EXCLUDE) $(FUZZ_TARGETS),\
-		   $(sort $(wildcard tools/testing/maple/*.c lib/*_kunit.c)))
+		   $(sort $(wildcard tools/testing/maple/*.c lib/*_kunit.c \
+		   lib/test_*.c)))
 # Where fuzz_regress_test.c finds its inputs, wherever the binary runs from.
 TEST_DEFS	:= -DFUZZ_REGRESS_DIR='"$(CURDIR)/tools/testing/maple/fuzz-regressions"'
 HARNESS_SRCS	:= tools/testing/harness/runner.c tools/testing/harness/kunit.c
@@ -133,7 +140,7 @@ endif
 # ---- targets ---------------------------------------------------------------
 
 .PHONY: all check check-asan check-tsan deps install clean tests \
-	FORCE
+	kernel-deps modules check-kernel FORCE
 .DEFAULT_GOAL	:= all
 
 all: $(LIBS) $(PCS) $(TEST_BINS)
@@ -210,6 +217,34 @@ install: $(LIBS) $(BUILD)/install/maple.pc $(BUILD)/install/maple-debug.pc
 		install -D -m 644 {} $(DESTDIR)$(PREFIX)/include/maple/{} \;
 	if [ -d include ]; then cd include && find . -name '*.h' -exec \
 		install -D -m 644 {} $(DESTDIR)$(PREFIX)/include/maple/{} \; ; fi
+
+# ---- kernel side -----------------------------------------------------------
+
+# The module is built in $(KMOD), a folder of symbolic links to the sources,
+# so kbuild's objects and .cmd files stay out of the source tree and apart
+# from the userspace objects of the same files.
+KMOD		:= $(abspath $(BUILD))/kmod
+KMOD_FILES	:= Kbuild include/linux/maple_tree.h lib/maple_tree.c \
+		   lib/test_maple_tree.c scripts/kbuild/bundled.h
+# KDIR= a kernel build tree or headers; default: Debian's installed kernel.
+KDIR		?=
+# Extra kbuild arguments, e.g. KBUILD_ARGS="C=2" for sparse.
+KBUILD_ARGS	?=
+
+kernel-deps:
+	@scripts/kernel-deps.sh
+
+modules: kernel-deps
+	@for f in $(KMOD_FILES); do \
+		mkdir -p $(KMOD)/$$(dirname $$f); \
+		ln -sfn $(CURDIR)/$$f $(KMOD)/$$f; \
+	done
+	@kdir="$(KDIR)"; \
+	[ -n "$$kdir" ] || kdir=/lib/modules/$$(scripts/debian-kernel.sh)/build; \
+	$(MAKE) -C "$$kdir" M=$(KMOD) $(KBUILD_ARGS) modules
+
+check-kernel: kernel-deps
+	@scripts/check-kernel.sh
 
 # ---- checks ----------------------------------------------------------------
 

@@ -129,12 +129,6 @@ static inline struct maple_enode *mte_safe_root(const void *entry)
 	return (struct maple_enode *)((unsigned long)entry & ~MAPLE_ROOT_NODE);
 }
 
-/* A root pointer that is a node rather than a single entry at index 0. */
-static inline bool xa_is_node(const void *entry)
-{
-	return xa_is_internal(entry) && (unsigned long)entry > 4096;
-}
-
 static inline bool ma_is_leaf(enum maple_type type)
 {
 	return type < maple_range_64;
@@ -3291,7 +3285,8 @@ int mtree_dup(struct maple_tree *mt, struct maple_tree *new, gfp_t gfp)
 	int ret;
 
 	mtree_lock(new);
-	mtree_lock(mt);
+	/* Both locks are of one lockdep class. */
+	spin_lock_nested(&mt->ma_lock, SINGLE_DEPTH_NESTING);
 	ret = __mt_dup(mt, new, gfp);
 	mtree_unlock(mt);
 	mtree_unlock(new);

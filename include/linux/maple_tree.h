@@ -436,7 +436,7 @@ static inline bool mas_is_paused(const struct ma_state *mas)
  * The caller holds the tree lock or rcu_read_lock().
  */
 #define mas_for_each(__mas, __entry, __max)				\
-	while (((__entry) = mas_find((__mas), (__max))) != NULL)
+	for (; ((__entry) = mas_find((__mas), (__max))) != NULL;)
 
 /**
  * mt_external_lock() - Does the tree use a lock of the caller's?

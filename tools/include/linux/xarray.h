@@ -103,6 +103,18 @@ static inline bool xa_is_internal(const void *entry)
 	return ((unsigned long)entry & 3) == 2;
 }
 
+/*
+ * xa_is_node() - Is the entry an internal pointer to a node?  Private to
+ * the XArray in the kernel, where the maple tree uses it for its root.
+ * @entry: Any entry.
+ *
+ * Return: true for internal entries above the reserved values.
+ */
+static inline bool xa_is_node(const void *entry)
+{
+	return xa_is_internal(entry) && (unsigned long)entry > 4096;
+}
+
 #define XA_RETRY_ENTRY	xa_mk_internal(256)
 #define XA_ZERO_ENTRY	xa_mk_internal(257)
 

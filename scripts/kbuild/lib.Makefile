@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Lines scripts/kunit-uml.sh appends to a kernel's lib/Makefile.  The
+# kernel already builds lib/maple_tree.c and, with TEST_MAPLE_TREE,
+# lib/test_maple_tree.c; only the KUnit suite is new.
+obj-$(CONFIG_MAPLE_TREE_KUNIT_TEST) += maple_tree_kunit.o

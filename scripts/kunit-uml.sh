@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run our KUnit suites (lib/maple_tree_kunit.c) and the self-test module
+# (lib/test_maple_tree.c, built in) in a real kernel: Debian's
+# linux-source-6.1 on UML, with our tree in place of the kernel's.
+#
+#  1. Unpack /usr/src/linux-source-6.1.tar.xz into $OUT/linux (once; it is
+#     kept for incremental runs and unpacked again when the tarball changes).
+#  2. Put include/linux/maple_tree.h, lib/maple_tree.c, lib/test_maple_tree.c
+#     and lib/maple_tree_kunit.c in place (copied only when they differ, so
+#     kbuild rebuilds only what changed), install our Kconfig as
+#     lib/Kconfig.maple instead of the kernel's two maple tree entries, and
+#     append scripts/kbuild/lib.Makefile to lib/Makefile.
+#  3. tools/testing/kunit/kunit.py run --arch=um with
+#     scripts/kunit/maple.kunitconfig.
+#  4. Read the results ourselves: kunit.py exits 0 even when a non-KUnit
+#     self-test failed.  Pass only if every suite named in
+#     lib/maple_tree_kunit.c is "ok" in the kernel's KTAP, none is "not ok",
+#     kunit.py reported no failure, the built-in test module printed
+#     "maple_tree: N of M tests passed" with N == M > 0, and the kernel log
+#     holds no BUG, WARNING or Oops.
+#
+# Environment: OUT (default build/kunit), JOBS (default 2), KUNIT_TIMEOUT
+# (seconds for the tests to run, default 900), KUNIT_SRC (the tarball).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+top=$PWD
+
+scripts/kernel-deps.sh
+OUT=${OUT:-$top/build/kunit}
+JOBS=${JOBS:-2}
+KUNIT_TIMEOUT=${KUNIT_TIMEOUT:-900}
+KUNIT_SRC=${KUNIT_SRC:-/usr/src/linux-source-6.1.tar.xz}
+tree=$OUT/linux
+bdir=$OUT/build
+
+# 1. The kernel source, unpacked once per tarball.
+stamp="$(stat -c '%s %Y' "$KUNIT_SRC") $KUNIT_SRC"
+if [ ! -f "$tree/.maple-src" ] || [ "$(cat "$tree/.maple-src")" != "$stamp" ]; then
+	echo "kunit-uml: unpacking $KUNIT_SRC"
+	rm -rf "$tree" "$bdir" "$OUT/unpack"
+	mkdir -p "$OUT/unpack"
+	tar -xf "$KUNIT_SRC" -C "$OUT/unpack"
+	mv "$OUT/unpack"/linux-source-* "$tree"
+	rmdir "$OUT/unpack"
+	cp "$tree/lib/Kconfig.debug" "$tree/lib/Kconfig.debug.maple-orig"
+	cp "$tree/lib/Makefile" "$tree/lib/Makefile.maple-orig"
+	echo "$stamp" >"$tree/.maple-src"
+fi
+
+# 2. Our files in place; unchanged files keep their timestamps.
+put() {	# put <generated or source file> <destination in the tree>
+	if ! cmp -s "$1" "$tree/$2"; then
+		cp "$1" "$tree/$2"
+		echo "kunit-uml: updated $2"
+	fi
+}
+gen=$OUT/gen
+mkdir -p "$gen"
+put include/linux/maple_tree.h include/linux/maple_tree.h
+put lib/maple_tree.c lib/maple_tree.c
+put lib/test_maple_tree.c lib/test_maple_tree.c
+put lib/maple_tree_kunit.c lib/maple_tree_kunit.c
+put Kconfig lib/Kconfig.maple
+# The kernel's DEBUG_MAPLE_TREE entry becomes a "source" of ours; its
+# TEST_MAPLE_TREE entry goes (ours defines it).  An entry ends at the next
+# line that starts a Kconfig statement.
+awk '
+	/^(config|menuconfig|menu|endmenu|if|endif|source|comment|choice|endchoice) / ||
+	/^(endmenu|endif|endchoice)$/ { skip = 0 }
+	/^config DEBUG_MAPLE_TREE$/ { print "source \"lib/Kconfig.maple\"\n"; skip = 1 }
+	/^config TEST_MAPLE_TREE$/ { skip = 1 }
+	!skip { print }
+' "$tree/lib/Kconfig.debug.maple-orig" >"$gen/Kconfig.debug"
+grep -q '^source "lib/Kconfig.maple"' "$gen/Kconfig.debug" || {
+	echo "kunit-uml: no DEBUG_MAPLE_TREE entry in lib/Kconfig.debug" >&2
+	exit 1
+}
+put "$gen/Kconfig.debug" lib/Kconfig.debug
+cat "$tree/lib/Makefile.maple-orig" scripts/kbuild/lib.Makefile >"$gen/Makefile"
+put "$gen/Makefile" lib/Makefile
+
+# 3. Build and run on UML.
+log=$OUT/kunit.log
+raw=$bdir/test.log
+rm -f "$raw"
+echo "kunit-uml: kunit.py run --arch=um (build folder $bdir)"
+set +e
+python3 "$tree/tools/testing/kunit/kunit.py" run --arch=um \
+	--kunitconfig="$top/scripts/kunit/maple.kunitconfig" \
+	--build_dir="$bdir" --jobs="$JOBS" --timeout="$KUNIT_TIMEOUT" \
+	2>&1 | tee "$log"
+krc=${PIPESTATUS[0]}
+set -e
+
+# 4. Our own reading of the results.
+fail=0
+[ "$krc" = 0 ] || { echo "kunit-uml: FAIL: kunit.py exited with $krc" >&2; fail=1; }
+if [ ! -s "$raw" ]; then
+	echo "kunit-uml: FAIL: no kernel log ($raw)" >&2
+	exit 1
+fi
+suites=$(sed -n 's/^[[:space:]]*\.name = "\(maple_tree_[a-z_]*\)",$/\1/p' lib/maple_tree_kunit.c)
+[ -n "$suites" ] || { echo "kunit-uml: FAIL: no suite names found" >&2; exit 1; }
+for s in $suites; do
+	if ! grep -a -E -q "^[[:space:]]*ok [0-9]+ $s\$" "$raw"; then
+		echo "kunit-uml: FAIL: suite $s did not pass" >&2
+		fail=1
+	fi
+done
+if grep -a -E -q '^[[:space:]]*not ok ' "$raw"; then
+	echo "kunit-uml: FAIL: failed KUnit tests:" >&2
+	grep -a -E '^[[:space:]]*not ok ' "$raw" >&2
+	fail=1
+fi
+line=$(grep -a -o 'maple_tree: [0-9]* of [0-9]* tests passed' "$raw" | tail -n1 || true)
+if [ -z "$line" ]; then
+	echo "kunit-uml: FAIL: the built-in test module printed no result line" >&2
+	fail=1
+else
+	read -r passed run < <(echo "$line" | sed 's/maple_tree: \([0-9]*\) of \([0-9]*\).*/\1 \2/')
+	echo "kunit-uml: test module on UML: $line"
+	if [ "$run" -eq 0 ] || [ "$passed" -ne "$run" ]; then
+		echo "kunit-uml: FAIL: $line" >&2
+		fail=1
+	fi
+fi
+if grep -a -E -q 'BUG:|WARNING:|Oops|Kernel panic' "$raw"; then
+	echo "kunit-uml: FAIL: the kernel reported a problem:" >&2
+	grep -a -E -A20 'BUG:|WARNING:|Oops|Kernel panic' "$raw" | head -n 60 >&2
+	fail=1
+fi
+summary=$(grep -a -o 'Testing complete\. .*' "$log" | tail -n1 || true)
+echo "kunit-uml: ${summary:-no summary from kunit.py}"
+case "$summary" in
+*"Ran "*"passed: "*) case "$summary" in *failed*|*crashed*|*errors*) fail=1 ;; esac ;;
+*) fail=1 ;;
+esac
+[ "$fail" = 0 ] && echo "kunit-uml: PASS"
+exit "$fail"
