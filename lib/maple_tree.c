@@ -3228,6 +3228,37 @@ static struct maple_enode *mt_dup_node(struct ma_state *mas,
 	return mt_mk_node(copy, type);
 }
 
+/*
+ * Copy @mt into the empty @new with nodes from @mas's pool, allocating
+ * what it lacks with @gfp.  Both trees' locks are held.
+ */
+static int mt_dup_from_pool(struct maple_tree *mt, struct maple_tree *new,
+			    struct ma_state *mas, gfp_t gfp)
+{
+	void *root = mt_root_locked(mt);
+	struct maple_enode *copy;
+	unsigned int flags;
+
+	if (!mtree_empty(new))
+		return -EINVAL;
+	flags = (mt->ma_flags & ~MT_FLAGS_LOCK_MASK) |
+		(new->ma_flags & MT_FLAGS_LOCK_MASK);
+	if (!xa_is_node(root)) {
+		new->ma_flags = flags;
+		rcu_assign_pointer(new->ma_root, root);
+		return 0;
+	}
+
+	if (mas_alloc_nodes(mas, mt_count_nodes(mt, mte_safe_root(root),
+						ULONG_MAX), gfp))
+		return -ENOMEM;
+	copy = mt_dup_node(mas, mt, mte_safe_root(root), ULONG_MAX);
+	mt_set_parent_root(mte_to_node(copy), new);
+	new->ma_flags = flags;
+	rcu_assign_pointer(new->ma_root, mte_mk_root(copy));
+	return 0;
+}
+
 /**
  * __mt_dup() - Duplicate a tree node for node.
  * @mt: The source tree.
@@ -3244,33 +3275,23 @@ static struct maple_enode *mt_dup_node(struct ma_state *mas,
 int __mt_dup(struct maple_tree *mt, struct maple_tree *new, gfp_t gfp)
 {
 	MA_STATE(mas, new, 0, 0);
-	void *root = mt_root_locked(mt);
-	struct maple_enode *copy;
-	unsigned int flags;
+	int ret;
 
-	if (!mtree_empty(new))
-		return -EINVAL;
-	flags = (mt->ma_flags & ~MT_FLAGS_LOCK_MASK) |
-		(new->ma_flags & MT_FLAGS_LOCK_MASK);
-	if (!xa_is_node(root)) {
-		new->ma_flags = flags;
-		rcu_assign_pointer(new->ma_root, root);
-		return 0;
-	}
-
-	if (mas_alloc_nodes(&mas, mt_count_nodes(mt, mte_safe_root(root),
-						 ULONG_MAX), gfp)) {
-		mas_destroy(&mas);
-		return -ENOMEM;
-	}
-	copy = mt_dup_node(&mas, mt, mte_safe_root(root), ULONG_MAX);
-	mt_set_parent_root(mte_to_node(copy), new);
-	new->ma_flags = flags;
-	rcu_assign_pointer(new->ma_root, mte_mk_root(copy));
+	ret = mt_dup_from_pool(mt, new, &mas, gfp);
 	mas_destroy(&mas);
-	return 0;
+	return ret;
 }
 EXPORT_SYMBOL(__mt_dup);
+
+/* The nodes a copy of @mt takes; the caller holds @mt's lock. */
+static unsigned long mt_dup_nodes(struct maple_tree *mt)
+{
+	void *root = mt_root_locked(mt);
+
+	if (!xa_is_node(root))
+		return 0;
+	return mt_count_nodes(mt, mte_safe_root(root), ULONG_MAX);
+}
 
 /**
  * mtree_dup() - Duplicate a tree node for node, taking both locks.
@@ -3278,18 +3299,40 @@ EXPORT_SYMBOL(__mt_dup);
  * @new: An empty, initialised destination tree.
  * @gfp: Allocation flags.
  *
+ * The nodes are allocated before the spinlocks are taken, so @gfp may
+ * sleep: the source is counted under its lock, the nodes allocated, and
+ * the count checked again under both locks (and the whole redone if the
+ * source grew meanwhile).
+ *
  * Return: as __mt_dup().
  */
 int mtree_dup(struct maple_tree *mt, struct maple_tree *new, gfp_t gfp)
 {
+	MA_STATE(mas, new, 0, 0);
+	unsigned long nodes;
 	int ret;
 
-	mtree_lock(new);
-	/* Both locks are of one lockdep class. */
-	spin_lock_nested(&mt->ma_lock, SINGLE_DEPTH_NESTING);
-	ret = __mt_dup(mt, new, gfp);
+	mtree_lock(mt);
+	nodes = mt_dup_nodes(mt);
+	mtree_unlock(mt);
+	for (;;) {
+		if (mas_alloc_nodes(&mas, nodes, gfp)) {
+			mas_destroy(&mas);
+			return -ENOMEM;
+		}
+		mtree_lock(new);
+		/* Both locks are of one lockdep class. */
+		spin_lock_nested(&mt->ma_lock, SINGLE_DEPTH_NESTING);
+		nodes = mt_dup_nodes(mt);
+		if (nodes <= mas_allocated(&mas))
+			break;
+		mtree_unlock(mt);
+		mtree_unlock(new);
+	}
+	ret = mt_dup_from_pool(mt, new, &mas, GFP_NOWAIT | __GFP_NOWARN);
 	mtree_unlock(mt);
 	mtree_unlock(new);
+	mas_destroy(&mas);
 	return ret;
 }
 EXPORT_SYMBOL(mtree_dup);
