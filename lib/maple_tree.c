@@ -1569,6 +1569,23 @@ static void mt_wr_free_span(struct mt_wr *wr, struct maple_node *node,
 		mt_retire_node(wr->mt, node);
 }
 
+/* The largest of gaps[0..@end]; its first offset goes to *@off. */
+static unsigned long ma_max_gap(const unsigned long *gaps, unsigned char end,
+				unsigned char *off)
+{
+	unsigned long max = 0;
+	unsigned char i;
+
+	*off = 0;
+	for (i = 0; i <= end; i++) {
+		if (gaps[i] > max) {
+			max = gaps[i];
+			*off = i;
+		}
+	}
+	return max;
+}
+
 /* Push a changed child gap up through the ancestors on the l[] path. */
 static void mt_wr_update_gaps(struct mt_wr *wr, int depth, unsigned long gap)
 {
@@ -1576,21 +1593,14 @@ static void mt_wr_update_gaps(struct mt_wr *wr, int depth, unsigned long gap)
 		struct mt_level *lv = &wr->l[depth];
 		struct maple_node *node = lv->node;
 		unsigned long *gaps = node->ma64.gap;
-		unsigned long old_max = 0, new_max = 0;
-		unsigned char i, gap_off = 0;
+		unsigned long old_max, new_max;
+		unsigned char gap_off;
 
-		for (i = 0; i <= lv->end; i++)
-			if (gaps[i] > old_max)
-				old_max = gaps[i];
+		old_max = ma_max_gap(gaps, lv->end, &gap_off);
 		if (gaps[lv->offset] == gap)
 			return;
 		WRITE_ONCE(gaps[lv->offset], gap);
-		for (i = 0; i <= lv->end; i++) {
-			if (gaps[i] > new_max) {
-				new_max = gaps[i];
-				gap_off = i;
-			}
-		}
+		new_max = ma_max_gap(gaps, lv->end, &gap_off);
 		node->ma64.meta.gap = gap_off;
 		if (new_max == old_max)
 			return;
@@ -2419,7 +2429,7 @@ static void mt_gap_push_up(struct maple_node *child, unsigned long gap)
 		struct maple_node *node = ma_parent(child);
 		unsigned char offset = ma_parent_slot(child);
 		unsigned long *gaps = node->ma64.gap;
-		unsigned char max_off = node->ma64.meta.gap, i;
+		unsigned char max_off = node->ma64.meta.gap;
 		unsigned long old_max = gaps[max_off], new_max;
 
 		if (gaps[offset] == gap)
@@ -2431,13 +2441,8 @@ static void mt_gap_push_up(struct maple_node *child, unsigned long gap)
 		} else if (offset != max_off) {
 			return;
 		} else {
-			new_max = 0;
-			for (i = 0; i <= node->ma64.meta.end; i++) {
-				if (gaps[i] > new_max) {
-					new_max = gaps[i];
-					max_off = i;
-				}
-			}
+			new_max = ma_max_gap(gaps, node->ma64.meta.end,
+					     &max_off);
 			node->ma64.meta.gap = max_off;
 		}
 		if (new_max == old_max)
