@@ -462,12 +462,15 @@ static inline unsigned long mas_request(const struct ma_state *mas)
 	return 0;
 }
 
+/*
+ * Add a zeroed node to the pool.  Only the header words below are written,
+ * and mas_pop_node() clears them again, so a node leaves the pool zeroed.
+ */
 static void mas_push_node(struct ma_state *mas, struct maple_node *node)
 {
 	struct maple_alloc *head = (struct maple_alloc *)node;
 	unsigned long total = mas_allocated(mas);
 
-	memset(node, 0, sizeof(*node));
 	head->slot[0] = total ? mas->alloc : NULL;
 	head->total = total + 1;
 	head->request_count = total ? mas->alloc->request_count : 0;
@@ -488,7 +491,10 @@ static struct maple_node *mas_pop_node(struct ma_state *mas)
 		next->request_count = head->request_count;
 	}
 	mas->alloc = next;
-	memset(head, 0, sizeof(*head));
+	head->total = 0;
+	head->node_count = 0;
+	head->request_count = 0;
+	head->slot[0] = NULL;
 	return (struct maple_node *)head;
 }
 
@@ -2409,13 +2415,18 @@ static void mt_leaf_fill(struct maple_node *node, const struct mt_leaf_wr *lw)
 {
 	unsigned long *pivots = node->mr64.pivot;
 	void __rcu **slots = node->mr64.slot;
-	unsigned char i;
+	unsigned char i, n = lw->count;
 
-	for (i = 0; i < MAPLE_RANGE64_SLOTS; i++) {
-		if (i < MAPLE_RANGE64_SLOTS - 1)
-			pivots[i] = i < lw->count ? lw->pivot[i] : lw->max;
-		RCU_INIT_POINTER(slots[i], i < lw->count ? lw->slot[i] : NULL);
-	}
+	for (i = 0; i < n; i++)
+		RCU_INIT_POINTER(slots[i], lw->slot[i]);
+	for (; i < MAPLE_RANGE64_SLOTS; i++)
+		RCU_INIT_POINTER(slots[i], NULL);
+	if (n > MAPLE_RANGE64_SLOTS - 1)
+		n = MAPLE_RANGE64_SLOTS - 1;
+	for (i = 0; i < n; i++)
+		pivots[i] = lw->pivot[i];
+	for (; i < MAPLE_RANGE64_SLOTS - 1; i++)
+		pivots[i] = lw->max;
 }
 
 /*
