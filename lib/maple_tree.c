@@ -1488,7 +1488,7 @@ static unsigned long mt_wr_fill(struct mt_wr *wr, struct maple_node *node,
 /*
  * Cut the list into nodes of @type: evenly, or for the rightmost nodes of
  * a level (where appends land) as full nodes with the remainder last (at
- * least two slots of it in a leaf).
+ * least two slots of it in a leaf of an allocation tree).
  * Returns the number of nodes; with wr->commit they are built and put in
  * @out_* as the next level's children.
  */
@@ -1508,11 +1508,14 @@ static int mt_wr_split(struct mt_wr *wr, enum maple_type type,
 		if (rightmost) {
 			count = min_t(int, cap, n - from);
 			/*
-			 * Not a last leaf of only the trailing NULL: the next
-			 * append, or a change to the range before it, would
-			 * then have to rewrite two leaves.
+			 * In an allocation tree, not a last leaf of only the
+			 * trailing NULL: growing or shrinking the last range
+			 * (brk() on a VMA tree) would then move a boundary
+			 * between two leaves.  Other trees keep their leaves
+			 * full (a million ascending ranges: height 5, not 6).
 			 */
-			if (ma_is_leaf(type) && n - from - count == 1)
+			if (wr->alloc && ma_is_leaf(type) &&
+			    n - from - count == 1)
 				count--;
 		} else
 			count = n / k + (i < n % k);
