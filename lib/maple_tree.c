@@ -2045,7 +2045,11 @@ static __always_inline bool mt_slot_overwrite_any(struct maple_tree *mt,
  *  - MT_LEAF_PIVOT: one boundary moves and no entry changes, a single pivot
  *    store outside RCU mode (under RCU, a copy: see mt_leaf_needs_node());
  *  - MT_LEAF_REWRITE: anything else, the leaf rewritten in place outside
- *    RCU mode, or a new leaf published with one rcu_assign_pointer().
+ *    RCU mode, or a new leaf published with one rcu_assign_pointer();
+ *  - MT_LEAF_SPLIT_LAST: outside RCU mode, an append that overflows the
+ *    last leaf: the leaf keeps the first sixteen slots in place and one new
+ *    leaf takes the rest, added at the end of the parent (ascending stores
+ *    after mas_expected_entries() so take one node per leaf).
  * A write that leaves the leaf, splits it, takes it under half full or
  * puts a new NULL at its edge (where it may have to merge with the
  * neighbour's) is left to the full write path.
@@ -2054,6 +2058,7 @@ enum mt_leaf_kind {
 	MT_LEAF_SLOT,
 	MT_LEAF_PIVOT,
 	MT_LEAF_REWRITE,
+	MT_LEAF_SPLIT_LAST,
 };
 
 struct mt_leaf_wr {
@@ -2146,18 +2151,26 @@ static inline void mt_leaf_push(struct mt_leaf_wr *lw, unsigned long pivot,
 	lw->count = n + 1;
 }
 
-/* The largest NULL range of the gathered contents. */
-static unsigned long mt_leaf_wr_gap(const struct mt_leaf_wr *lw)
+/* The largest NULL range of gathered slots [@from, @to), from @start. */
+static unsigned long mt_leaf_wr_gap_of(const struct mt_leaf_wr *lw,
+				       unsigned char from, unsigned char to,
+				       unsigned long start)
 {
-	unsigned long gap = 0, start = lw->min;
+	unsigned long gap = 0;
 	unsigned char i;
 
-	for (i = 0; i < lw->count; i++) {
+	for (i = from; i < to; i++) {
 		if (!lw->slot[i] && lw->pivot[i] - start + 1 > gap)
 			gap = lw->pivot[i] - start + 1;
 		start = lw->pivot[i] + 1;
 	}
 	return gap;
+}
+
+/* The largest NULL range of the gathered contents. */
+static unsigned long mt_leaf_wr_gap(const struct mt_leaf_wr *lw)
+{
+	return mt_leaf_wr_gap_of(lw, 0, lw->count, lw->min);
 }
 
 /*
@@ -2305,6 +2318,28 @@ static bool mt_leaf_may_shrink(struct maple_tree *mt,
 }
 
 /*
+ * Outside RCU mode the last leaf of the tree may overflow into a new leaf
+ * of its own when the parent has a free slot after it: the common case of
+ * ascending stores.  Anything else that overflows goes the full way.
+ */
+static bool mt_leaf_may_split_last(struct maple_tree *mt,
+				   const struct mt_leaf_wr *lw)
+{
+	enum maple_type ptype = mt_internal_type(mt);
+	struct maple_node *parent;
+	unsigned char end;
+
+	if (mt_in_rcu(mt) || lw->max != ULONG_MAX || ma_is_root(lw->node))
+		return false;
+	parent = ma_parent(lw->node);
+	if (ptype == maple_arange_64)
+		end = parent->ma64.meta.end;
+	else
+		end = ma_data_end(parent, ptype, ULONG_MAX);
+	return end + 1 < mt_slots[ptype];
+}
+
+/*
  * Work out the store of @entry over [mas->index, mas->last] as a one-leaf
  * write, leaving mas at the leaf.  Returns false if it is not one; nothing
  * was changed.
@@ -2355,7 +2390,7 @@ static bool mt_leaf_prepare(struct ma_state *mas, void *entry,
 					      lw->max),
 			     mt_slot_locked(mt, slots, i));
 
-	if (lw->count > MAPLE_RANGE64_SLOTS)
+	if (lw->count > MAPLE_RANGE64_SLOTS && !mt_leaf_may_split_last(mt, lw))
 		return false;
 	/*
 	 * A root leaf of one or two ranges may have to give way to no node;
@@ -2375,7 +2410,8 @@ static bool mt_leaf_prepare(struct ma_state *mas, void *entry,
 	lw->first = at ? lw->pivot[at - 1] + 1 : lw->min;
 	lw->last = lw->pivot[at];
 	lw->pivot[lw->count - 1] = lw->max;
-	lw->kind = MT_LEAF_REWRITE;
+	lw->kind = lw->count > MAPLE_RANGE64_SLOTS ? MT_LEAF_SPLIT_LAST :
+						      MT_LEAF_REWRITE;
 	return true;
 }
 
@@ -2406,6 +2442,8 @@ static void mt_leaf_pivot_to_rewrite(struct maple_tree *mt,
 static inline bool mt_leaf_needs_node(struct maple_tree *mt,
 				      struct mt_leaf_wr *lw)
 {
+	if (lw->kind == MT_LEAF_SPLIT_LAST)
+		return true;
 	if (!mt_in_rcu(mt))
 		return false;
 	if (lw->kind == MT_LEAF_PIVOT)
@@ -2466,12 +2504,66 @@ static void mt_gap_push_up(struct maple_node *child, unsigned long gap)
 	}
 }
 
+/*
+ * MT_LEAF_SPLIT_LAST: the leaf keeps the first slots in place, @new takes
+ * the rest and goes into the parent's next slot; no reader runs beside us.
+ */
+static void mt_leaf_split_last(struct maple_tree *mt, struct mt_leaf_wr *lw,
+			       struct maple_node *new)
+{
+	struct maple_node *node = lw->node, *parent = ma_parent(node);
+	enum maple_type ptype = mt_internal_type(mt);
+	unsigned char offset = ma_parent_slot(node), n = lw->count, left, i;
+	unsigned long *ppivots = ma_pivots(parent, ptype), split;
+	struct mt_leaf_wr part = { .max = ULONG_MAX };
+
+	left = MAPLE_RANGE64_SLOTS;
+	/* See mt_wr_split(): not a last leaf of only the trailing NULL. */
+	if (ptype == maple_arange_64 && n - left == 1)
+		left--;
+	split = lw->pivot[left - 1];
+
+	part.count = n - left;
+	for (i = 0; i < part.count; i++) {
+		part.pivot[i] = lw->pivot[left + i];
+		part.slot[i] = lw->slot[left + i];
+	}
+	mt_leaf_fill(new, &part);
+	mt_set_parent(new, parent, offset + 1);
+
+	lw->count = left;
+	lw->max = split;
+	mt_leaf_fill(node, lw);
+
+	if (offset < mt_pivots[ptype])
+		ppivots[offset] = split;
+	RCU_INIT_POINTER(ma_slots(parent, ptype)[offset + 1],
+			 mt_mk_node(new, maple_leaf_64));
+	if (ptype == maple_arange_64) {
+		unsigned long *gaps = parent->ma64.gap;
+		unsigned char max_off;
+
+		gaps[offset] = mt_leaf_wr_gap_of(lw, 0, left, lw->min);
+		gaps[offset + 1] = mt_leaf_wr_gap_of(&part, 0, part.count,
+						     split + 1);
+		parent->ma64.meta.end = offset + 1;
+		ma_max_gap(gaps, offset + 1, &max_off);
+		parent->ma64.meta.gap = max_off;
+		mt_gap_push_up(parent, gaps[max_off]);
+	}
+}
+
 /* Carry out a prepared one-leaf write; @new is a node if one is needed. */
 static void mt_leaf_commit(struct maple_tree *mt, struct mt_leaf_wr *lw,
 			   struct maple_node *new)
 {
 	struct maple_node *node = lw->node;
 	bool alloc = mt_is_alloc(mt);
+
+	if (lw->kind == MT_LEAF_SPLIT_LAST) {
+		mt_leaf_split_last(mt, lw, new);
+		return;
+	}
 
 	/* The gap is worked out from the leaf as it is, before the store. */
 	if (alloc)
@@ -2505,6 +2597,8 @@ static void mt_leaf_commit(struct maple_tree *mt, struct mt_leaf_wr *lw,
 		}
 		mt_retire_node(mt, node);
 		node = new;
+		break;
+	case MT_LEAF_SPLIT_LAST:	/* done above */
 		break;
 	}
 	if (alloc)
