@@ -648,9 +648,13 @@ static __always_inline bool mas_walk_bounds(struct ma_state *mas, void *root,
 					MAPLE_RANGE64_SLOTS - 1;
 		pivots = (unsigned long *)node + 1;
 		p = ma_find_pivot(node, npiv, index);
-		/* Read all of it before the node is checked to be live. */
-		lo = p[-1];
-		hi = p[0];
+		/*
+		 * Read all of it before the node is checked to be live.  At
+		 * the node's edges these words are the parent word and
+		 * slot[0], which writers change: READ_ONCE().
+		 */
+		lo = READ_ONCE(p[-1]);
+		hi = READ_ONCE(p[0]);
 		next = mt_slot(mt, (void __rcu **)(p + npiv), 0);
 		if (rcu && unlikely(ma_dead_node(node)))
 			return false;
