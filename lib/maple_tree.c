@@ -2345,18 +2345,19 @@ static bool mt_leaf_may_split_last(struct maple_tree *mt,
 
 /*
  * Work out the store of @entry over [mas->index, mas->last] as a one-leaf
- * write, leaving mas at the leaf.  Returns false if it is not one; nothing
- * was changed.
+ * write, leaving mas at the leaf; with @count_only, only whether it is one
+ * and its kind (what mas_preallocate() needs), without gathering the new
+ * contents.  Returns false if it is not one; nothing was changed.
  */
 static bool mt_leaf_prepare(struct ma_state *mas, void *entry,
-			    struct mt_leaf_wr *lw)
+			    struct mt_leaf_wr *lw, bool count_only)
 {
 	struct maple_tree *mt = mas->tree;
 	unsigned long index = mas->index, last = mas->last;
 	struct maple_node *node;
 	unsigned long *pivots, first_k, last_m;
 	void __rcu **slots;
-	unsigned char i, k, m, end, at;
+	unsigned char i, k, m, end, at, n;
 
 	if (!mas_wr_find_leaf(mas))
 		return false;
@@ -2377,45 +2378,64 @@ static bool mt_leaf_prepare(struct ma_state *mas, void *entry,
 	if (mt_leaf_single_store(mt, lw, index, last, entry, k))
 		return true;
 
+	/*
+	 * The new contents: slots 0..k-1, the head of slot k, the entry, the
+	 * tail of slot m, slots m+1..end; a NULL entry absorbs NULLs beside
+	 * it (old NULLs are never adjacent).
+	 */
 	m = ma_offset(pivots, maple_leaf_64, last);
+	first_k = ma_pivot_min(pivots, k, lw->min);
+	last_m = ma_pivot_max(pivots, maple_leaf_64, m, lw->max);
+	n = k + (index > first_k) + 1 + (last < last_m) + (end - m);
+	if (!entry) {
+		if (index > first_k ? !lw->content :
+		    k && !mt_slot_locked(mt, slots, k - 1))
+			n--;
+		if (last < last_m ? !mt_slot_locked(mt, slots, m) :
+		    m < end && !mt_slot_locked(mt, slots, m + 1))
+			n--;
+		/* A new NULL at an edge may have to merge with the neighbour's. */
+		if (lw->min && !k && index == first_k &&
+		    mt_slot_locked(mt, slots, 0))
+			return false;
+		if (lw->max != ULONG_MAX && m == end && last == last_m &&
+		    mt_slot_locked(mt, slots, end))
+			return false;
+	}
+	lw->count = n;
+	if (n > MAPLE_RANGE64_SLOTS && !mt_leaf_may_split_last(mt, lw))
+		return false;
+	/*
+	 * A root leaf of one or two ranges may have to give way to no node;
+	 * a leaf that falls under half full may have to merge.
+	 */
+	if (ma_is_root(node) ? n < 3 :
+	    n <= end && n < mt_min_slots[maple_leaf_64] &&
+	    !mt_leaf_may_shrink(mt, lw))
+		return false;
+	lw->kind = n > MAPLE_RANGE64_SLOTS ? MT_LEAF_SPLIT_LAST :
+					     MT_LEAF_REWRITE;
+	if (count_only)
+		return true;
+
 	lw->count = 0;
 	for (i = 0; i < k; i++)
 		mt_leaf_push(lw, pivots[i], mt_slot_locked(mt, slots, i));
-	first_k = ma_pivot_min(pivots, k, lw->min);
 	if (index > first_k)
 		mt_leaf_push(lw, index - 1, lw->content);
 	mt_leaf_push(lw, last, entry);
 	at = lw->count - 1;
-	last_m = ma_pivot_max(pivots, maple_leaf_64, m, lw->max);
 	if (last < last_m)
 		mt_leaf_push(lw, last_m, mt_slot_locked(mt, slots, m));
 	for (i = m + 1; i <= end; i++)
 		mt_leaf_push(lw, ma_pivot_max(pivots, maple_leaf_64, i,
 					      lw->max),
 			     mt_slot_locked(mt, slots, i));
-
-	if (lw->count > MAPLE_RANGE64_SLOTS && !mt_leaf_may_split_last(mt, lw))
-		return false;
-	/*
-	 * A root leaf of one or two ranges may have to give way to no node;
-	 * a leaf that falls under half full may have to merge.
-	 */
-	if (ma_is_root(node) ? lw->count < 3 :
-	    lw->count <= end && lw->count < mt_min_slots[maple_leaf_64] &&
-	    !mt_leaf_may_shrink(mt, lw))
-		return false;
-	/* A new NULL at an edge may have to merge with the neighbour's. */
-	if (lw->min && !lw->slot[0] && mt_slot_locked(mt, slots, 0))
-		return false;
-	if (lw->max != ULONG_MAX && !lw->slot[lw->count - 1] &&
-	    mt_slot_locked(mt, slots, end))
-		return false;
+	WARN_ON_ONCE(IS_ENABLED(CONFIG_DEBUG_MAPLE_TREE) && lw->count != n);
 
 	lw->first = at ? lw->pivot[at - 1] + 1 : lw->min;
 	lw->last = lw->pivot[at];
 	lw->pivot[lw->count - 1] = lw->max;
-	lw->kind = lw->count > MAPLE_RANGE64_SLOTS ? MT_LEAF_SPLIT_LAST :
-						      MT_LEAF_REWRITE;
 	return true;
 }
 
@@ -2621,7 +2641,7 @@ static bool mas_wr_leaf_fast(struct ma_state *mas, void *entry,
 	struct maple_node *new = NULL;
 	struct mt_leaf_wr lw;
 
-	if (!mt_leaf_prepare(mas, entry, &lw))
+	if (!mt_leaf_prepare(mas, entry, &lw, false))
 		return false;
 	if (mt_leaf_needs_node(mt, &lw)) {
 		if (mas_allocated(mas))
@@ -2775,7 +2795,7 @@ int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
 
 	if (unlikely(mas->index > mas->last))
 		return -EINVAL;
-	if (mt_leaf_prepare(mas, entry, &lw)) {
+	if (mt_leaf_prepare(mas, entry, &lw, true)) {
 		nodes = mt_leaf_needs_node(mas->tree, &lw);
 		mas->mas_flags |= MA_STATE_LEAF_WALKED;
 	} else {
