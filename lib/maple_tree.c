@@ -2054,9 +2054,10 @@ static __always_inline bool mt_slot_overwrite_any(struct maple_tree *mt,
  *    last leaf: the leaf keeps the first sixteen slots in place and one new
  *    leaf takes the rest, added at the end of the parent (ascending stores
  *    after mas_expected_entries() so take one node per leaf).
- * A write that leaves the leaf, splits it, takes it under half full or
- * puts a new NULL at its edge (where it may have to merge with the
- * neighbour's) is left to the full write path.
+ * A write that leaves the leaf, overflows it (but for the last leaf, as
+ * above), takes it under half full or puts a new NULL at its edge (where
+ * it may have to merge with the neighbour's) is left to the full write
+ * path.
  */
 enum mt_leaf_kind {
 	MT_LEAF_SLOT,
