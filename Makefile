@@ -17,6 +17,10 @@
 #   make check-kernel the kernel side: the module in a qemu-booted Debian
 #                     kernel, the KUnit suites on UML, sparse and checkpatch
 #                     (see Documentation/dev-tools/testing.rst)
+#   make series       build/series/*.patch: the patch series that puts our tree
+#                     and KUnit suites into Debian's linux-source-6.1
+#                     (scripts/make-series.sh; scripts/apply-series.sh DEST
+#                     applies it to a fresh copy of that source)
 #   make clean
 #
 # Knobs: V=1 shows commands, WERROR=1 makes warnings errors, CC=clang,
@@ -140,7 +144,7 @@ endif
 # ---- targets ---------------------------------------------------------------
 
 .PHONY: all check check-asan check-tsan deps install clean tests \
-	kernel-deps modules check-kernel FORCE
+	kernel-deps modules check-kernel series FORCE
 .DEFAULT_GOAL	:= all
 
 all: $(LIBS) $(PCS) $(TEST_BINS)
@@ -245,6 +249,9 @@ modules: kernel-deps
 
 check-kernel: kernel-deps
 	@scripts/check-kernel.sh
+
+series: kernel-deps
+	@scripts/make-series.sh
 
 # ---- checks ----------------------------------------------------------------
 
