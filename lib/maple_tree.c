@@ -2806,7 +2806,8 @@ int mtree_store_range(struct maple_tree *mt, unsigned long index,
 	void *old;
 	int ret;
 
-	if (mt_is_reserved(entry) || index > last)
+	/* As in 6.1, XA_ZERO_ENTRY and the values above it may be stored. */
+	if (xa_is_advanced(entry) || index > last)
 		return -EINVAL;
 
 	mtree_lock(mt);
@@ -2854,7 +2855,8 @@ int mtree_insert_range(struct maple_tree *mt, unsigned long first,
 	MA_STATE(mas, mt, first, last);
 	int ret = 0;
 
-	if (mt_is_reserved(entry) || first > last)
+	/* As in 6.1, XA_ZERO_ENTRY and the values above it may be stored. */
+	if (xa_is_advanced(entry) || first > last)
 		return -EINVAL;
 
 	mtree_lock(mt);
