@@ -3058,8 +3058,13 @@ static int mas_empty_area_common(struct ma_state *mas, unsigned long min,
 	void *root;
 	bool found;
 
-	if (!size || min > max || max - min < size - 1)
+	if (!size || min > max)
 		return -EINVAL;
+	/* As in 6.1, a window smaller than @size just has no room. */
+	if (max - min < size - 1) {
+		mas_set_err(mas, -EBUSY);
+		return -EBUSY;
+	}
 
 	root = mt_root_check(mas->tree);
 	if (xa_is_node(root))
@@ -3090,8 +3095,8 @@ static int mas_empty_area_common(struct ma_state *mas, unsigned long min,
  * The caller holds the tree lock or rcu_read_lock().  On success
  * mas->index/last bound the area.
  *
- * Return: 0; -EBUSY if no area fits; -EINVAL if @size is 0, @min > @max or
- * the window is smaller than @size.
+ * Return: 0; -EBUSY if no area fits (also when the window is smaller than
+ * @size); -EINVAL if @size is 0 or @min > @max.
  */
 int mas_empty_area(struct ma_state *mas, unsigned long min,
 		   unsigned long max, unsigned long size)
