@@ -863,6 +863,7 @@ static void *mas_backward(struct ma_state *mas, unsigned long min, bool any)
 static void *mas_find_common(struct ma_state *mas, unsigned long max,
 			     bool any)
 {
+	unsigned long from;
 	void *entry;
 
 	if (mas_is_paused(mas)) {
@@ -882,7 +883,19 @@ static void *mas_find_common(struct ma_state *mas, unsigned long max,
 		if (entry || any)
 			return entry;
 	}
-	return mas_forward(mas, max, any);
+	from = mas->index;
+	entry = mas_forward(mas, max, any);
+	/*
+	 * As in 6.1, a search stopped by @max on a range that reaches past
+	 * it goes on at @max + 1 next time, so a later mas_find() with a
+	 * higher limit returns the rest of that range.
+	 */
+	if (!entry && mas->index == from && mas->last > max &&
+	    (mas_is_active(mas) || mas_is_ptr(mas))) {
+		mas->last = max;
+		mas->node = MAS_PAUSE;
+	}
+	return entry;
 }
 
 /**

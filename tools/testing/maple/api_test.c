@@ -1156,6 +1156,33 @@ static void find_stops_before_entry_starting_after_max(struct kunit *test)
 	mtree_destroy(&mt);
 }
 
+/*
+ * A search stopped by @max on an entry that reaches past it goes on at
+ * max + 1: the next mas_find() with a higher limit returns that entry
+ * again (Linux 6.1, lib/test_maple_tree.c check_iteration()).
+ */
+static void find_stopped_inside_entry_resumes_after_max(struct kunit *test)
+{
+	DEFINE_MTREE(mt);
+	MA_STATE(mas, &mt, 0, 0);
+	void *entry;
+
+	three_ranges(test, &mt);
+	rcu_read_lock();
+	entry = mas_find(&mas, 35);
+	EXPECT_STEP(test, entry, &mas, val(1), 10, 19);
+	entry = mas_find(&mas, 35);
+	EXPECT_STEP(test, entry, &mas, val(2), 30, 39);
+	KUNIT_EXPECT_NULL(test, mas_find(&mas, 35));
+	entry = mas_find(&mas, ULONG_MAX);
+	KUNIT_EXPECT_PTR_EQ(test, entry, val(2));
+	KUNIT_EXPECT_EQ(test, mas.last, 39UL);
+	entry = mas_find(&mas, ULONG_MAX);
+	EXPECT_STEP(test, entry, &mas, val(3), 50, 59);
+	rcu_read_unlock();
+	mtree_destroy(&mt);
+}
+
 static void find_returns_entry_starting_at_max(struct kunit *test)
 {
 	DEFINE_MTREE(mt);
@@ -3062,6 +3089,7 @@ static struct kunit_case maple_api_cases[] = {
 	KUNIT_CASE(find_first_call_returns_entry_over_start),
 	KUNIT_CASE(find_from_gap_returns_following_entry),
 	KUNIT_CASE(find_stops_before_entry_starting_after_max),
+	KUNIT_CASE(find_stopped_inside_entry_resumes_after_max),
 	KUNIT_CASE(find_returns_entry_starting_at_max),
 	KUNIT_CASE(find_returns_entry_at_ulong_max_then_null),
 	KUNIT_CASE(find_on_root_entry_tree),
