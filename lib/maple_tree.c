@@ -845,8 +845,15 @@ static void *mas_backward(struct ma_state *mas, unsigned long min, bool any)
 
 	for (;;) {
 		if (mas->index == 0 || mas->index <= min) {
-			if (mas->index == 0)
+			if (mas->index == 0) {
 				mas->node = MAS_NONE;
+				/*
+				 * As in 6.1, mas_prev() and mas_find_rev()
+				 * that run off the start leave [0, 0].
+				 */
+				if (!any)
+					mas->last = 0;
+			}
 			return NULL;
 		}
 		save = *mas;

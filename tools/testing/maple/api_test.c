@@ -1569,6 +1569,40 @@ static void prev_reaches_entry_at_zero(struct kunit *test)
 	mtree_destroy(&mt);
 }
 
+/*
+ * mas_prev() that runs off the start of the tree leaves the state on
+ * [0, 0], from an entry at 0 or from a NULL range there (Linux 6.1,
+ * lib/test_maple_tree.c next_prev_test()).
+ */
+static void prev_off_the_start_leaves_zero_range(struct kunit *test)
+{
+	DEFINE_MTREE(mt);
+	MA_STATE(mas, &mt, 10, 10);
+
+	KUNIT_ASSERT_EQ(test, mtree_store_range(&mt, 0, 5, val(1),
+						GFP_KERNEL), 0);
+	KUNIT_ASSERT_EQ(test, mtree_store_range(&mt, 10, 15, val(2),
+						GFP_KERNEL), 0);
+	rcu_read_lock();
+	KUNIT_EXPECT_PTR_EQ(test, mas_walk(&mas), val(2));
+	KUNIT_EXPECT_PTR_EQ(test, mas_prev(&mas, 0), val(1));
+	KUNIT_EXPECT_NULL(test, mas_prev(&mas, 0));
+	KUNIT_EXPECT_EQ(test, mas.index, 0UL);
+	KUNIT_EXPECT_EQ(test, mas.last, 0UL);
+	rcu_read_unlock();
+
+	KUNIT_ASSERT_EQ(test, mtree_store_range(&mt, 0, 5, NULL,
+						GFP_KERNEL), 0);
+	rcu_read_lock();
+	mas_set(&mas, 10);
+	KUNIT_EXPECT_PTR_EQ(test, mas_walk(&mas), val(2));
+	KUNIT_EXPECT_NULL(test, mas_prev(&mas, 0));
+	KUNIT_EXPECT_EQ(test, mas.index, 0UL);
+	KUNIT_EXPECT_EQ(test, mas.last, 0UL);
+	rcu_read_unlock();
+	mtree_destroy(&mt);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Range iterators: NULL ranges count */
 
@@ -3111,6 +3145,7 @@ static struct kunit_case maple_api_cases[] = {
 	KUNIT_CASE(next_and_prev_cross_leaf_boundaries),
 	KUNIT_CASE(next_reaches_entry_ending_at_ulong_max),
 	KUNIT_CASE(prev_reaches_entry_at_zero),
+	KUNIT_CASE(prev_off_the_start_leaves_zero_range),
 	/* range iterators */
 	KUNIT_CASE(find_range_walks_null_and_entry_ranges),
 	KUNIT_CASE(find_range_first_call_returns_range_over_start),
