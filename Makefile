@@ -15,7 +15,10 @@
 #                     in one module) against Debian's installed kernel headers,
 #                     or KDIR=<any 6.1 build tree>
 #   make check-kernel the kernel side: the module in a qemu-booted Debian
-#                     kernel, the KUnit suites on UML, sparse and checkpatch
+#                     kernel, the KUnit suites on UML, Linux 6.1 patched with
+#                     our tree booted on UML with a VMA workload and the
+#                     kernel's own self-test, sparse and checkpatch; FULL=1
+#                     adds the same boot for x86_64 under qemu
 #                     (see Documentation/dev-tools/testing.rst)
 #   make series       build/series/*.patch: the patch series that puts our tree
 #                     and KUnit suites into Debian's linux-source-6.1
@@ -248,7 +251,7 @@ modules: kernel-deps
 	$(MAKE) -C "$$kdir" M=$(KMOD) $(KBUILD_ARGS) modules
 
 check-kernel: kernel-deps
-	@scripts/check-kernel.sh
+	@FULL=$(FULL) scripts/check-kernel.sh
 
 series: kernel-deps
 	@scripts/make-series.sh
