@@ -8,8 +8,10 @@
 #
 #  1. The tree: the patch series (scripts/make-series.sh) applied with
 #     scripts/apply-series.sh --sync to a kept copy of the source in
-#     $OUT/linux, so later runs rebuild only what changed.  --unpatched
-#     builds the pristine source instead (the comparison run).
+#     $BOOT_TREE (default build/boot-linux, shared by both arches, each
+#     building in its own $OUT/build), so later runs rebuild only what
+#     changed.  --unpatched builds the pristine source instead (the
+#     comparison run).
 #  2. The config: "make defconfig" (um) or "make tinyconfig" (x86_64) plus
 #     scripts/boot/<arch>.config, with every line of that fragment checked
 #     in the final .config.  It builds the kernel's own
@@ -20,7 +22,8 @@
 #     with TCG and a serial console (x86_64); /init powers off at the end.
 #  5. scripts/boot/check-log.sh judges the console log ($OUT/console.log).
 #
-# Environment: OUT (default build/boot-<arch>[-unpatched]), JOBS (2),
+# Environment: OUT (default build/boot-<arch>[-unpatched]), BOOT_TREE,
+# JOBS (2),
 # BOOT_TIMEOUT (seconds for the boot and tests, default 1800), BOOT_MEM
 # (default 512M), WORKLOAD_SCALE (loop count multiplier, default 1),
 # QEMU_ACCEL (default tcg).  Times of each phase go to $OUT/times.
@@ -61,9 +64,9 @@ t=$(date +%s)
 if [ "$unpatched" = 1 ]; then
 	tree=$(scripts/linux-src.sh)
 else
+	tree=$(realpath -m "${BOOT_TREE:-$top/build/boot-linux}")
 	scripts/make-series.sh
-	scripts/apply-series.sh --sync "$OUT/linux"
-	tree=$OUT/linux
+	scripts/apply-series.sh --sync "$tree"
 fi
 phase source "$t"
 
@@ -80,9 +83,9 @@ fi
 if [ ! -f "$bdir/.config" ] || ! cmp -s "$want" "$OUT/config.used"; then
 	base=defconfig
 	[ "$arch" = x86_64 ] && base=tinyconfig
-	kmake -s "$base"
+	kmake -s "$base" >/dev/null
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$bdir" "$bdir/.config" "$want" >/dev/null
-	kmake -s olddefconfig
+	kmake -s olddefconfig 2>&1 | grep -v 'override: UNWINDER_GUESS' || true
 	cp "$want" "$OUT/config.used"
 fi
 missing=0
