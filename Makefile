@@ -15,8 +15,15 @@
 #                     in one module) against Debian's installed kernel headers,
 #                     or KDIR=<any 6.1 build tree>
 #   make check-kernel the kernel side: the module in a qemu-booted Debian
-#                     kernel, the KUnit suites on UML, sparse and checkpatch
+#                     kernel, the KUnit suites on UML, Linux 6.1 patched with
+#                     our tree booted on UML with a VMA workload and the
+#                     kernel's own self-test, sparse and checkpatch; FULL=1
+#                     adds the same boot for x86_64 under qemu
 #                     (see Documentation/dev-tools/testing.rst)
+#   make series       build/series/*.patch: the patch series that puts our tree
+#                     and KUnit suites into Debian's linux-source-6.1
+#                     (scripts/make-series.sh; scripts/apply-series.sh DEST
+#                     applies it to a fresh copy of that source)
 #   make clean
 #
 # Knobs: V=1 shows commands, WERROR=1 makes warnings errors, CC=clang,
@@ -140,7 +147,7 @@ endif
 # ---- targets ---------------------------------------------------------------
 
 .PHONY: all check check-asan check-tsan deps install clean tests \
-	kernel-deps modules check-kernel FORCE
+	kernel-deps modules check-kernel series FORCE
 .DEFAULT_GOAL	:= all
 
 all: $(LIBS) $(PCS) $(TEST_BINS)
@@ -244,7 +251,10 @@ modules: kernel-deps
 	$(MAKE) -C "$$kdir" M=$(KMOD) $(KBUILD_ARGS) modules
 
 check-kernel: kernel-deps
-	@scripts/check-kernel.sh
+	@FULL=$(FULL) scripts/check-kernel.sh
+
+series: kernel-deps
+	@scripts/make-series.sh
 
 # ---- checks ----------------------------------------------------------------
 

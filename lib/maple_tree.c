@@ -849,8 +849,15 @@ static void *mas_backward(struct ma_state *mas, unsigned long min, bool any)
 
 	for (;;) {
 		if (mas->index == 0 || mas->index <= min) {
-			if (mas->index == 0)
+			if (mas->index == 0) {
 				mas->node = MAS_NONE;
+				/*
+				 * As in 6.1, mas_prev() and mas_find_rev()
+				 * that run off the start leave [0, 0].
+				 */
+				if (!any)
+					mas->last = 0;
+			}
 			return NULL;
 		}
 		save = *mas;
@@ -867,6 +874,7 @@ static void *mas_backward(struct ma_state *mas, unsigned long min, bool any)
 static void *mas_find_common(struct ma_state *mas, unsigned long max,
 			     bool any)
 {
+	unsigned long from;
 	void *entry;
 
 	if (mas_is_paused(mas)) {
@@ -886,7 +894,19 @@ static void *mas_find_common(struct ma_state *mas, unsigned long max,
 		if (entry || any)
 			return entry;
 	}
-	return mas_forward(mas, max, any);
+	from = mas->index;
+	entry = mas_forward(mas, max, any);
+	/*
+	 * As in 6.1, a search stopped by @max on a range that reaches past
+	 * it goes on at @max + 1 next time, so a later mas_find() with a
+	 * higher limit returns the rest of that range.
+	 */
+	if (!entry && mas->index == from && mas->last > max &&
+	    (mas_is_active(mas) || mas_is_ptr(mas))) {
+		mas->last = max;
+		mas->node = MAS_PAUSE;
+	}
+	return entry;
 }
 
 /**
@@ -2931,7 +2951,8 @@ int mtree_store_range(struct maple_tree *mt, unsigned long index,
 	void *old;
 	int ret;
 
-	if (mt_is_reserved(entry) || index > last)
+	/* As in 6.1, XA_ZERO_ENTRY and the values above it may be stored. */
+	if (xa_is_advanced(entry) || index > last)
 		return -EINVAL;
 
 	mtree_lock(mt);
@@ -2979,7 +3000,8 @@ int mtree_insert_range(struct maple_tree *mt, unsigned long first,
 	MA_STATE(mas, mt, first, last);
 	int ret = 0;
 
-	if (mt_is_reserved(entry) || first > last)
+	/* As in 6.1, XA_ZERO_ENTRY and the values above it may be stored. */
+	if (xa_is_advanced(entry) || first > last)
 		return -EINVAL;
 
 	mtree_lock(mt);
@@ -3181,8 +3203,13 @@ static int mas_empty_area_common(struct ma_state *mas, unsigned long min,
 	void *root;
 	bool found;
 
-	if (!size || min > max || max - min < size - 1)
+	if (!size || min > max)
 		return -EINVAL;
+	/* As in 6.1, a window smaller than @size just has no room. */
+	if (max - min < size - 1) {
+		mas_set_err(mas, -EBUSY);
+		return -EBUSY;
+	}
 
 	root = mt_root_check(mas->tree);
 	if (xa_is_node(root))
@@ -3213,8 +3240,8 @@ static int mas_empty_area_common(struct ma_state *mas, unsigned long min,
  * The caller holds the tree lock or rcu_read_lock().  On success
  * mas->index/last bound the area.
  *
- * Return: 0; -EBUSY if no area fits; -EINVAL if @size is 0, @min > @max or
- * the window is smaller than @size.
+ * Return: 0; -EBUSY if no area fits (also when the window is smaller than
+ * @size); -EINVAL if @size is 0 or @min > @max.
  */
 int mas_empty_area(struct ma_state *mas, unsigned long min,
 		   unsigned long max, unsigned long size)

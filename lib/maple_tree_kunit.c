@@ -63,8 +63,9 @@ static unsigned long kbad_tens(struct maple_tree *mt, unsigned long count)
 
 static void normal_new_tree_reads_null_everywhere(struct kunit *test)
 {
-	DEFINE_MTREE(mt);
+	struct maple_tree mt;
 
+	mt_init(&mt);
 	KUNIT_EXPECT_TRUE(test, mtree_empty(&mt));
 	KUNIT_EXPECT_NULL(test, mtree_load(&mt, 0));
 	KUNIT_EXPECT_NULL(test, mtree_load(&mt, 12345));
@@ -75,8 +76,9 @@ static void normal_new_tree_reads_null_everywhere(struct kunit *test)
 
 static void normal_store_range_covers_exactly_its_indices(struct kunit *test)
 {
-	DEFINE_MTREE(mt);
+	struct maple_tree mt;
 
+	mt_init(&mt);
 	KUNIT_ASSERT_EQ(test, mtree_store_range(&mt, 10, 20, kv(1),
 						GFP_KERNEL), 0);
 	KUNIT_EXPECT_NULL(test, mtree_load(&mt, 9));
@@ -90,8 +92,9 @@ static void normal_store_range_covers_exactly_its_indices(struct kunit *test)
 
 static void normal_store_inside_range_splits_it(struct kunit *test)
 {
-	DEFINE_MTREE(mt);
+	struct maple_tree mt;
 
+	mt_init(&mt);
 	KUNIT_ASSERT_EQ(test, mtree_store_range(&mt, 0, 99, kv(1),
 						GFP_KERNEL), 0);
 	KUNIT_ASSERT_EQ(test, mtree_store_range(&mt, 40, 49, kv(2),
@@ -106,8 +109,9 @@ static void normal_store_inside_range_splits_it(struct kunit *test)
 
 static void normal_insert_over_occupied_index_is_eexist(struct kunit *test)
 {
-	DEFINE_MTREE(mt);
+	struct maple_tree mt;
 
+	mt_init(&mt);
 	KUNIT_ASSERT_EQ(test, mtree_insert_range(&mt, 100, 199, kv(1),
 						 GFP_KERNEL), 0);
 	KUNIT_EXPECT_EQ(test, mtree_insert_range(&mt, 50, 100, kv(2),
@@ -123,8 +127,9 @@ static void normal_insert_over_occupied_index_is_eexist(struct kunit *test)
 
 static void normal_bad_arguments_are_einval(struct kunit *test)
 {
-	DEFINE_MTREE(mt);
+	struct maple_tree mt;
 
+	mt_init(&mt);
 	KUNIT_EXPECT_EQ(test, mtree_store_range(&mt, 20, 10, kv(1),
 						GFP_KERNEL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, mtree_insert_range(&mt, 20, 10, kv(1),
@@ -138,8 +143,9 @@ static void normal_bad_arguments_are_einval(struct kunit *test)
 
 static void normal_erase_returns_entry_and_frees_range(struct kunit *test)
 {
-	DEFINE_MTREE(mt);
+	struct maple_tree mt;
 
+	mt_init(&mt);
 	kfill_tens(test, &mt, 100);
 	KUNIT_EXPECT_PTR_EQ(test, mtree_erase(&mt, 503), kv(50));
 	KUNIT_EXPECT_NULL(test, mtree_load(&mt, 500));
@@ -154,8 +160,9 @@ static void normal_erase_returns_entry_and_frees_range(struct kunit *test)
 
 static void normal_thousands_of_ranges_read_back(struct kunit *test)
 {
-	DEFINE_MTREE(mt);
+	struct maple_tree mt;
 
+	mt_init(&mt);
 	kfill_tens(test, &mt, 5000);
 	KUNIT_EXPECT_GE(test, mt_height(&mt), 3U);
 	KUNIT_EXPECT_EQ(test, kbad_tens(&mt, 5000), 0UL);
@@ -166,10 +173,11 @@ static void normal_thousands_of_ranges_read_back(struct kunit *test)
 
 static void normal_iteration_visits_entries_in_order(struct kunit *test)
 {
-	DEFINE_MTREE(mt);
+	struct maple_tree mt;
 	unsigned long index = 0, n = 0, bad = 0;
 	void *entry;
 
+	mt_init(&mt);
 	kfill_tens(test, &mt, 400);
 	mt_for_each(&mt, entry, index, ULONG_MAX) {
 		if (entry != kv(n))
@@ -207,9 +215,10 @@ static struct kunit_suite maple_tree_normal_suite = {
 
 static void advanced_walk_returns_entry_and_bounds(struct kunit *test)
 {
-	DEFINE_MTREE(mt);
+	struct maple_tree mt;
 	MA_STATE(mas, &mt, 33, 33);
 
+	mt_init(&mt);
 	kfill_tens(test, &mt, 10);
 	rcu_read_lock();
 	KUNIT_EXPECT_PTR_EQ(test, mas_walk(&mas), kv(3));
@@ -229,9 +238,10 @@ static void advanced_walk_returns_entry_and_bounds(struct kunit *test)
 
 static void advanced_store_returns_previous_entry(struct kunit *test)
 {
-	DEFINE_MTREE(mt);
+	struct maple_tree mt;
 	MA_STATE(mas, &mt, 10, 19);
 
+	mt_init(&mt);
 	mas_lock(&mas);
 	KUNIT_EXPECT_NULL(test, mas_store(&mas, kv(1)));
 	mas_set_range(&mas, 10, 19);
@@ -245,9 +255,10 @@ static void advanced_store_returns_previous_entry(struct kunit *test)
 
 static void advanced_store_gfp_checks_its_range(struct kunit *test)
 {
-	DEFINE_MTREE(mt);
+	struct maple_tree mt;
 	MA_STATE(mas, &mt, 50, 40);
 
+	mt_init(&mt);
 	mas_lock(&mas);
 	KUNIT_EXPECT_EQ(test, mas_store_gfp(&mas, kv(1), GFP_KERNEL),
 			-EINVAL);
@@ -260,11 +271,12 @@ static void advanced_store_gfp_checks_its_range(struct kunit *test)
 
 static void advanced_find_with_pause_visits_everything(struct kunit *test)
 {
-	DEFINE_MTREE(mt);
+	struct maple_tree mt;
 	MA_STATE(mas, &mt, 0, 0);
 	unsigned long n = 0, bad = 0;
 	void *entry;
 
+	mt_init(&mt);
 	kfill_tens(test, &mt, 300);
 	rcu_read_lock();
 	mas_for_each(&mas, entry, ULONG_MAX) {
@@ -283,11 +295,12 @@ static void advanced_find_with_pause_visits_everything(struct kunit *test)
 
 static void advanced_find_rev_walks_down_to_min(struct kunit *test)
 {
-	DEFINE_MTREE(mt);
+	struct maple_tree mt;
 	MA_STATE(mas, &mt, 999, 999);
 	unsigned long n = 100, bad = 0;
 	void *entry;
 
+	mt_init(&mt);
 	kfill_tens(test, &mt, 100);
 	rcu_read_lock();
 	while ((entry = mas_find_rev(&mas, 200)) != NULL) {
@@ -303,9 +316,10 @@ static void advanced_find_rev_walks_down_to_min(struct kunit *test)
 
 static void advanced_next_and_prev_step_over_gaps(struct kunit *test)
 {
-	DEFINE_MTREE(mt);
+	struct maple_tree mt;
 	MA_STATE(mas, &mt, 71, 71);
 
+	mt_init(&mt);
 	kfill_tens(test, &mt, 50);
 	rcu_read_lock();
 	KUNIT_EXPECT_PTR_EQ(test, mas_walk(&mas), kv(7));
@@ -322,9 +336,10 @@ static void advanced_next_and_prev_step_over_gaps(struct kunit *test)
 
 static void advanced_range_iterators_return_gaps_too(struct kunit *test)
 {
-	DEFINE_MTREE(mt);
+	struct maple_tree mt;
 	MA_STATE(mas, &mt, 0, 0);
 
+	mt_init(&mt);
 	KUNIT_ASSERT_EQ(test, mtree_store_range(&mt, 10, 19, kv(1),
 						GFP_KERNEL), 0);
 	KUNIT_ASSERT_EQ(test, mtree_store_range(&mt, 30, 39, kv(2),
@@ -422,9 +437,10 @@ static void alloc_without_room_is_ebusy(struct kunit *test)
 
 static void alloc_on_plain_tree_is_einval(struct kunit *test)
 {
-	DEFINE_MTREE(mt);
+	struct maple_tree mt;
 	unsigned long start = 0;
 
+	mt_init(&mt);
 	KUNIT_EXPECT_EQ(test, mtree_alloc_range(&mt, &start, kv(1), 5, 0, 99,
 						GFP_KERNEL), -EINVAL);
 	KUNIT_EXPECT_TRUE(test, mtree_empty(&mt));
@@ -494,9 +510,10 @@ static struct kunit_suite maple_tree_alloc_suite = {
 
 static void rcu_mode_flag_follows_set_and_clear(struct kunit *test)
 {
-	DEFINE_MTREE(mt);
+	struct maple_tree mt;
 	struct maple_tree rt;
 
+	mt_init(&mt);
 	KUNIT_EXPECT_FALSE(test, mt_in_rcu(&mt));
 	mt_set_in_rcu(&mt);
 	KUNIT_EXPECT_TRUE(test, mt_in_rcu(&mt));
@@ -594,9 +611,10 @@ static struct kunit_suite maple_tree_rcu_suite = {
 
 static void prealloc_then_spanning_store(struct kunit *test)
 {
-	DEFINE_MTREE(mt);
+	struct maple_tree mt;
 	MA_STATE(mas, &mt, 95, 4004);
 
+	mt_init(&mt);
 	kfill_tens(test, &mt, 600);
 	mas_lock(&mas);
 	KUNIT_EXPECT_EQ(test, mas_preallocate(&mas, kv(7777), GFP_ATOMIC), 0);
@@ -612,9 +630,10 @@ static void prealloc_then_spanning_store(struct kunit *test)
 
 static void prealloc_then_destroy_changes_nothing(struct kunit *test)
 {
-	DEFINE_MTREE(mt);
+	struct maple_tree mt;
 	MA_STATE(mas, &mt, 10, 2000);
 
+	mt_init(&mt);
 	kfill_tens(test, &mt, 300);
 	mas_lock(&mas);
 	KUNIT_EXPECT_EQ(test, mas_preallocate(&mas, NULL, GFP_ATOMIC), 0);
@@ -626,9 +645,10 @@ static void prealloc_then_destroy_changes_nothing(struct kunit *test)
 
 static void prealloc_into_empty_and_root_trees(struct kunit *test)
 {
-	DEFINE_MTREE(mt);
+	struct maple_tree mt;
 	MA_STATE(mas, &mt, 0, 0);
 
+	mt_init(&mt);
 	mas_lock(&mas);
 	KUNIT_EXPECT_EQ(test, mas_preallocate(&mas, kv(1), GFP_ATOMIC), 0);
 	mas_store_prealloc(&mas, kv(1));
@@ -683,9 +703,11 @@ static struct kunit_suite maple_tree_prealloc_suite = {
 
 static void dup_copies_every_range(struct kunit *test)
 {
-	DEFINE_MTREE(mt);
-	DEFINE_MTREE(copy);
+	struct maple_tree mt;
+	struct maple_tree copy;
 
+	mt_init(&mt);
+	mt_init(&copy);
 	kfill_tens(test, &mt, 2500);
 	KUNIT_ASSERT_EQ(test, mtree_dup(&mt, &copy, GFP_KERNEL), 0);
 	KUNIT_EXPECT_EQ(test, mt_height(&copy), mt_height(&mt));
@@ -697,9 +719,11 @@ static void dup_copies_every_range(struct kunit *test)
 
 static void dup_copy_is_independent(struct kunit *test)
 {
-	DEFINE_MTREE(mt);
-	DEFINE_MTREE(copy);
+	struct maple_tree mt;
+	struct maple_tree copy;
 
+	mt_init(&mt);
+	mt_init(&copy);
 	kfill_tens(test, &mt, 500);
 	KUNIT_ASSERT_EQ(test, mtree_dup(&mt, &copy, GFP_KERNEL), 0);
 	KUNIT_EXPECT_EQ(test, mtree_store_range(&copy, 0, 3000, kv(1),
@@ -716,9 +740,11 @@ static void dup_copy_is_independent(struct kunit *test)
 
 static void dup_of_empty_and_root_entry_trees(struct kunit *test)
 {
-	DEFINE_MTREE(mt);
-	DEFINE_MTREE(copy);
+	struct maple_tree mt;
+	struct maple_tree copy;
 
+	mt_init(&mt);
+	mt_init(&copy);
 	KUNIT_EXPECT_EQ(test, mtree_dup(&mt, &copy, GFP_KERNEL), 0);
 	KUNIT_EXPECT_TRUE(test, mtree_empty(&copy));
 	KUNIT_ASSERT_EQ(test, mtree_store(&mt, 0, kv(5), GFP_KERNEL), 0);

@@ -6,12 +6,21 @@
 # any failed.
 #   qemu-module  scripts/qemu-test.sh    test_maple_tree.ko in Debian's kernel
 #   kunit-uml    scripts/kunit-uml.sh    KUnit suites + built-in test on UML
+#   uml-boot     scripts/boot-test.sh    Linux 6.1 patched with our series
+#                                        booted on UML: its mm/ on our tree,
+#                                        a VMA workload, the kernel's own
+#                                        lib/test_maple_tree.c, our KUnit
 #   static       scripts/static-check.sh sparse and checkpatch on our files
+# With FULL=1 also:
+#   x86-boot     scripts/boot-test.sh --arch x86_64: the same patched
+#                                        kernel for x86_64 under qemu (TCG)
 # CHECK_KERNEL_ONLY="qemu-module static" runs a subset.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-only=${CHECK_KERNEL_ONLY:-qemu-module kunit-uml static}
+default="qemu-module kunit-uml uml-boot static"
+[ "${FULL:-0}" = 1 ] && default="$default x86-boot"
+only=${CHECK_KERNEL_ONLY:-$default}
 failed=()
 passed=0
 run() {
@@ -31,7 +40,9 @@ run() {
 
 run qemu-module scripts/qemu-test.sh
 run kunit-uml scripts/kunit-uml.sh
+run uml-boot scripts/boot-test.sh --arch um
 run static scripts/static-check.sh
+run x86-boot scripts/boot-test.sh --arch x86_64
 
 [ ${#failed[@]} -eq 0 ] || echo "check-kernel: FAILED: ${failed[*]}"
 echo "check-kernel: $passed passed, ${#failed[@]} failed"

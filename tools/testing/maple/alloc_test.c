@@ -10,8 +10,10 @@
  *   indices lying inside [min, max]: mas->index is its first index and
  *   mas->last = mas->index + size - 1.  mas_empty_area_rev() finds the
  *   highest such run: mas->last is the highest possible end.  Both return
- *   -EBUSY when nothing fits, and -EINVAL for size 0, min > max, or a window
- *   smaller than @size (max - min + 1 < size).
+ *   -EBUSY when nothing fits, a window smaller than @size included
+ *   (max - min + 1 < size), and -EINVAL for size 0 or min > max.
+ *   mtree_alloc_range() and mtree_alloc_rrange() refuse the small window
+ *   with -EINVAL, like size 0 and min > max.
  *
  * The suites:
  *
@@ -52,11 +54,23 @@ static inline void *val(unsigned long n)
 	return xa_mk_value(n);
 }
 
-/* A request every search must refuse with -EINVAL. */
+/* A request mtree_alloc_{,r}range() must refuse with -EINVAL. */
 static bool bad_window(unsigned long min, unsigned long max,
 		       unsigned long size)
 {
 	return !size || min > max || max - min < size - 1;
+}
+
+/*
+ * What a search returns for a request it cannot serve, or 0: -EINVAL for
+ * size 0 or min > max, -EBUSY for a window smaller than @size.
+ */
+static int search_refusal(unsigned long min, unsigned long max,
+			  unsigned long size)
+{
+	if (!size || min > max)
+		return -EINVAL;
+	return max - min < size - 1 ? -EBUSY : 0;
 }
 
 /*
@@ -68,9 +82,10 @@ static int model_search(const struct model *m, unsigned long min,
 			unsigned long *start)
 {
 	bool found;
+	int ret = search_refusal(min, max, size);
 
-	if (bad_window(min, max, size))
-		return -EINVAL;
+	if (ret)
+		return ret;
 	if (rev)
 		found = model_empty_area_rev(m, min, max, size, start);
 	else
@@ -517,7 +532,8 @@ static bool ad_alloc(struct adiff *d, unsigned long min, unsigned long max,
 	ad_note(d, "%s(size %lu, min %lu, max %lu, %p)",
 		rev ? "mtree_alloc_rrange" : "mtree_alloc_range", size, min,
 		max, entry);
-	expect = model_search(&d->m, min, max, size, rev, &expect_start);
+	expect = bad_window(min, max, size) ? -EINVAL :
+		 model_search(&d->m, min, max, size, rev, &expect_start);
 	if (rev)
 		ret = mtree_alloc_rrange(&d->mt, &start, entry, size, min, max,
 					 GFP_KERNEL);
@@ -838,9 +854,10 @@ static int ex_scan(const struct ex *x, unsigned long min, unsigned long max,
 		   unsigned long size, bool rev, unsigned long *start)
 {
 	unsigned long k, s, i;
+	int ret = search_refusal(min, max, size);
 
-	if (bad_window(min, max, size))
-		return -EINVAL;
+	if (ret)
+		return ret;
 	for (k = 0; k <= max - min - (size - 1); k++) {
 		s = rev ? max - (size - 1) - k : min + k;
 		for (i = 0; i < size && !ex_busy(x, s + i); i++)
@@ -1122,18 +1139,22 @@ static void search_with_min_above_max_is_einval(struct kunit *test)
 	mtree_destroy(&mt);
 }
 
-static void search_window_smaller_than_size_is_einval(struct kunit *test)
+static void search_window_smaller_than_size_is_ebusy(struct kunit *test)
 {
 	struct maple_tree mt;
 
 	hand_tree(test, &mt);
-	/* [10, 14] is free but holds only 5 */
-	EXPECT_NO_AREA(test, &mt, FWD, 10, 14, 6, -EINVAL);
-	EXPECT_NO_AREA(test, &mt, REV, 10, 14, 6, -EINVAL);
-	EXPECT_NO_AREA(test, &mt, FWD, 200, 200, 2, -EINVAL);
-	EXPECT_NO_AREA(test, &mt, REV, ULONG_MAX, ULONG_MAX, 2, -EINVAL);
-	EXPECT_NO_AREA(test, &mt, FWD, 2, ULONG_MAX, ULONG_MAX, -EINVAL);
-	EXPECT_NO_AREA(test, &mt, REV, 1, ULONG_MAX - 1, ULONG_MAX, -EINVAL);
+	/*
+	 * [10, 14] is free but holds only 5.  As in Linux 6.1 (its
+	 * lib/test_maple_tree.c, check_empty_area_window()), a window
+	 * smaller than the size has no room: -EBUSY, not -EINVAL.
+	 */
+	EXPECT_NO_AREA(test, &mt, FWD, 10, 14, 6, -EBUSY);
+	EXPECT_NO_AREA(test, &mt, REV, 10, 14, 6, -EBUSY);
+	EXPECT_NO_AREA(test, &mt, FWD, 200, 200, 2, -EBUSY);
+	EXPECT_NO_AREA(test, &mt, REV, ULONG_MAX, ULONG_MAX, 2, -EBUSY);
+	EXPECT_NO_AREA(test, &mt, FWD, 2, ULONG_MAX, ULONG_MAX, -EBUSY);
+	EXPECT_NO_AREA(test, &mt, REV, 1, ULONG_MAX - 1, ULONG_MAX, -EBUSY);
 	/* [1, ULONG_MAX] holds ULONG_MAX indices: a valid, busy window */
 	EXPECT_NO_AREA(test, &mt, FWD, 1, ULONG_MAX, ULONG_MAX, -EBUSY);
 	mtree_destroy(&mt);
@@ -1703,7 +1724,7 @@ static void alloc_enomem_changes_nothing_and_leaks_nothing(struct kunit *test)
 static struct kunit_case maple_alloc_api_cases[] = {
 	KUNIT_CASE(search_of_size_zero_is_einval),
 	KUNIT_CASE(search_with_min_above_max_is_einval),
-	KUNIT_CASE(search_window_smaller_than_size_is_einval),
+	KUNIT_CASE(search_window_smaller_than_size_is_ebusy),
 	KUNIT_CASE(search_window_of_exactly_size_fits_only_if_free),
 	KUNIT_CASE(search_takes_lowest_gap_that_fits),
 	KUNIT_CASE(search_rev_takes_highest_gap_that_fits),

@@ -127,14 +127,18 @@ static void three_ranges(struct kunit *test, struct maple_tree *mt)
 	{ 50, 59, xa_mk_value(3) }
 
 /*
- * Entries that the normal API must refuse: internal values below 4096.
- * The low ones include XA_RETRY_ENTRY (1026); the high ones are
- * XA_ZERO_ENTRY (1030) and the last reserved value, 4094.
+ * Entries that the normal API must refuse: the internal values up to
+ * XA_RETRY_ENTRY (1026), xa_is_advanced().
  */
 static void *const reserved_entries[] = {
 	(void *)2UL, (void *)6UL, (void *)10UL, (void *)1026UL,
 };
 
+/*
+ * Internal values above it that Linux 6.1's normal API stores anyway (its
+ * lib/test_maple_tree.c stores XA_ZERO_ENTRY with mtree_insert() and
+ * mtree_store_range()): XA_ZERO_ENTRY (1030), 2050 and 4094.
+ */
 static void *const high_reserved_entries[] = {
 	(void *)1030UL, (void *)2050UL, (void *)4094UL,
 };
@@ -665,10 +669,31 @@ static void store_of_reserved_entry_is_einval(struct kunit *test)
 			       ARRAY_SIZE(reserved_entries));
 }
 
-static void store_of_reserved_entry_up_to_4094_is_einval(struct kunit *test)
+static void store_of_internal_entry_above_retry_is_stored(struct kunit *test)
 {
-	expect_entries_refused(test, high_reserved_entries,
-			       ARRAY_SIZE(high_reserved_entries));
+	unsigned long i;
+
+	for (i = 0; i < ARRAY_SIZE(high_reserved_entries); i++) {
+		void *entry = high_reserved_entries[i];
+		/* mtree_load() reads XA_ZERO_ENTRY back as NULL */
+		void *back = xa_is_zero(entry) ? NULL : entry;
+		DEFINE_MTREE(mt);
+		MA_STATE(mas, &mt, 0, 0);
+
+		KUNIT_EXPECT_EQ(test, mtree_insert(&mt, 25, entry, GFP_KERNEL), 0);
+		KUNIT_EXPECT_EQ(test, mtree_store_range(&mt, 60, 70, entry,
+							GFP_KERNEL), 0);
+		KUNIT_EXPECT_PTR_EQ(test, mtree_load(&mt, 25), back);
+		KUNIT_EXPECT_PTR_EQ(test, mtree_load(&mt, 65), back);
+		/* the advanced API returns the entry itself */
+		rcu_read_lock();
+		mas_set(&mas, 61);
+		KUNIT_EXPECT_PTR_EQ(test, mas_walk(&mas), entry);
+		rcu_read_unlock();
+		KUNIT_EXPECT_EQ(test, mas.index, 60UL);
+		KUNIT_EXPECT_EQ(test, mas.last, 70UL);
+		mtree_destroy(&mt);
+	}
 }
 
 static void store_of_reserved_entry_into_empty_tree_is_einval(struct kunit *test)
@@ -1131,6 +1156,33 @@ static void find_stops_before_entry_starting_after_max(struct kunit *test)
 	mtree_destroy(&mt);
 }
 
+/*
+ * A search stopped by @max on an entry that reaches past it goes on at
+ * max + 1: the next mas_find() with a higher limit returns that entry
+ * again (Linux 6.1, lib/test_maple_tree.c check_iteration()).
+ */
+static void find_stopped_inside_entry_resumes_after_max(struct kunit *test)
+{
+	DEFINE_MTREE(mt);
+	MA_STATE(mas, &mt, 0, 0);
+	void *entry;
+
+	three_ranges(test, &mt);
+	rcu_read_lock();
+	entry = mas_find(&mas, 35);
+	EXPECT_STEP(test, entry, &mas, val(1), 10, 19);
+	entry = mas_find(&mas, 35);
+	EXPECT_STEP(test, entry, &mas, val(2), 30, 39);
+	KUNIT_EXPECT_NULL(test, mas_find(&mas, 35));
+	entry = mas_find(&mas, ULONG_MAX);
+	KUNIT_EXPECT_PTR_EQ(test, entry, val(2));
+	KUNIT_EXPECT_EQ(test, mas.last, 39UL);
+	entry = mas_find(&mas, ULONG_MAX);
+	EXPECT_STEP(test, entry, &mas, val(3), 50, 59);
+	rcu_read_unlock();
+	mtree_destroy(&mt);
+}
+
 static void find_returns_entry_starting_at_max(struct kunit *test)
 {
 	DEFINE_MTREE(mt);
@@ -1513,6 +1565,40 @@ static void prev_reaches_entry_at_zero(struct kunit *test)
 	entry = mas_prev(&mas, 0);
 	EXPECT_STEP(test, entry, &mas, val(1), 0, 1);
 	KUNIT_EXPECT_NULL(test, mas_prev(&mas, 0));
+	rcu_read_unlock();
+	mtree_destroy(&mt);
+}
+
+/*
+ * mas_prev() that runs off the start of the tree leaves the state on
+ * [0, 0], from an entry at 0 or from a NULL range there (Linux 6.1,
+ * lib/test_maple_tree.c next_prev_test()).
+ */
+static void prev_off_the_start_leaves_zero_range(struct kunit *test)
+{
+	DEFINE_MTREE(mt);
+	MA_STATE(mas, &mt, 10, 10);
+
+	KUNIT_ASSERT_EQ(test, mtree_store_range(&mt, 0, 5, val(1),
+						GFP_KERNEL), 0);
+	KUNIT_ASSERT_EQ(test, mtree_store_range(&mt, 10, 15, val(2),
+						GFP_KERNEL), 0);
+	rcu_read_lock();
+	KUNIT_EXPECT_PTR_EQ(test, mas_walk(&mas), val(2));
+	KUNIT_EXPECT_PTR_EQ(test, mas_prev(&mas, 0), val(1));
+	KUNIT_EXPECT_NULL(test, mas_prev(&mas, 0));
+	KUNIT_EXPECT_EQ(test, mas.index, 0UL);
+	KUNIT_EXPECT_EQ(test, mas.last, 0UL);
+	rcu_read_unlock();
+
+	KUNIT_ASSERT_EQ(test, mtree_store_range(&mt, 0, 5, NULL,
+						GFP_KERNEL), 0);
+	rcu_read_lock();
+	mas_set(&mas, 10);
+	KUNIT_EXPECT_PTR_EQ(test, mas_walk(&mas), val(2));
+	KUNIT_EXPECT_NULL(test, mas_prev(&mas, 0));
+	KUNIT_EXPECT_EQ(test, mas.index, 0UL);
+	KUNIT_EXPECT_EQ(test, mas.last, 0UL);
 	rcu_read_unlock();
 	mtree_destroy(&mt);
 }
@@ -3000,7 +3086,7 @@ static struct kunit_case maple_api_cases[] = {
 	KUNIT_CASE(adjacent_ranges_with_same_entry_stay_separate),
 	KUNIT_CASE(store_xa_value_and_pointer_entries),
 	KUNIT_CASE(store_of_reserved_entry_is_einval),
-	KUNIT_CASE(store_of_reserved_entry_up_to_4094_is_einval),
+	KUNIT_CASE(store_of_internal_entry_above_retry_is_stored),
 	KUNIT_CASE(store_of_reserved_entry_into_empty_tree_is_einval),
 	KUNIT_CASE(store_with_first_after_last_is_einval),
 	/* insert */
@@ -3037,6 +3123,7 @@ static struct kunit_case maple_api_cases[] = {
 	KUNIT_CASE(find_first_call_returns_entry_over_start),
 	KUNIT_CASE(find_from_gap_returns_following_entry),
 	KUNIT_CASE(find_stops_before_entry_starting_after_max),
+	KUNIT_CASE(find_stopped_inside_entry_resumes_after_max),
 	KUNIT_CASE(find_returns_entry_starting_at_max),
 	KUNIT_CASE(find_returns_entry_at_ulong_max_then_null),
 	KUNIT_CASE(find_on_root_entry_tree),
@@ -3058,6 +3145,7 @@ static struct kunit_case maple_api_cases[] = {
 	KUNIT_CASE(next_and_prev_cross_leaf_boundaries),
 	KUNIT_CASE(next_reaches_entry_ending_at_ulong_max),
 	KUNIT_CASE(prev_reaches_entry_at_zero),
+	KUNIT_CASE(prev_off_the_start_leaves_zero_range),
 	/* range iterators */
 	KUNIT_CASE(find_range_walks_null_and_entry_ranges),
 	KUNIT_CASE(find_range_first_call_returns_range_over_start),

@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot Linux 6.1 (Debian's linux-source-6.1) with our maple tree in place,
+# run a userspace that uses the VMA tree for real, and judge the console.
+#
+#   scripts/boot-test.sh [--arch um|x86_64] [--unpatched]
+#
+#  1. The tree: the patch series (scripts/make-series.sh) applied with
+#     scripts/apply-series.sh --sync to a kept copy of the source in
+#     $BOOT_TREE (default build/boot-linux, shared by both arches, each
+#     building in its own $OUT/build), so later runs rebuild only what
+#     changed.  --unpatched builds the pristine source instead (the
+#     comparison run).
+#  2. The config: "make defconfig" (um) or "make tinyconfig" (x86_64) plus
+#     scripts/boot/<arch>.config, with every line of that fragment checked
+#     in the final .config.  It builds the kernel's own
+#     lib/test_maple_tree.c and our KUnit suites in, so both run at boot.
+#  3. An initramfs: busybox-static, tools/testing/vma/vma_workload.c built
+#     static, and scripts/boot/init.sh as /init.
+#  4. Boot: UML's ./linux as a plain process (um), or qemu-system-x86_64
+#     with TCG and a serial console (x86_64); /init powers off at the end.
+#  5. scripts/boot/check-log.sh judges the console log ($OUT/console.log).
+#
+# Environment: OUT (default build/boot-<arch>[-unpatched]), BOOT_TREE,
+# JOBS (2),
+# BOOT_TIMEOUT (seconds for the boot and tests, default 1800), BOOT_MEM
+# (default 512M), WORKLOAD_SCALE (loop count multiplier, default 1),
+# QEMU_ACCEL (default tcg).  Times of each phase go to $OUT/times.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+top=$PWD
+
+arch=um
+unpatched=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--arch) arch=${2:?}; shift 2 ;;
+	--arch=*) arch=${1#--arch=}; shift ;;
+	--unpatched) unpatched=1; shift ;;
+	*) echo "usage: $0 [--arch um|x86_64] [--unpatched]" >&2; exit 2 ;;
+	esac
+done
+case $arch in um|x86_64) ;; *) echo "boot-test: unknown arch $arch" >&2; exit 2 ;; esac
+
+scripts/kernel-deps.sh
+suffix=$arch
+[ "$unpatched" = 1 ] && suffix=$arch-unpatched
+OUT=$(realpath -m "${OUT:-$top/build/boot-$suffix}")
+JOBS=${JOBS:-2}
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-1800}
+BOOT_MEM=${BOOT_MEM:-512M}
+WORKLOAD_SCALE=${WORKLOAD_SCALE:-1}
+QEMU_ACCEL=${QEMU_ACCEL:-tcg}
+bdir=$OUT/build
+mkdir -p "$OUT" "$bdir"
+: >"$OUT/times"
+phase() {	# phase <name> <start seconds>
+	echo "$1 $(( $(date +%s) - $2 ))s" | tee -a "$OUT/times" | sed 's/^/boot-test: time: /'
+}
+
+# 1. The source tree.
+t=$(date +%s)
+if [ "$unpatched" = 1 ]; then
+	tree=$(scripts/linux-src.sh)
+else
+	tree=$(realpath -m "${BOOT_TREE:-$top/build/boot-linux}")
+	scripts/make-series.sh
+	scripts/apply-series.sh --sync "$tree"
+fi
+phase source "$t"
+
+# 2. The configuration.
+kmake() { make -C "$tree" O="$bdir" ARCH="$arch" "$@"; }
+frag=$top/scripts/boot/$arch.config
+want=$OUT/want.config
+if [ "$unpatched" = 1 ]; then
+	# The pristine source has no MAPLE_TREE_KUNIT_TEST.
+	grep -v 'MAPLE_TREE_KUNIT_TEST' "$frag" >"$want"
+else
+	cp "$frag" "$want"
+fi
+if [ ! -f "$bdir/.config" ] || ! cmp -s "$want" "$OUT/config.used"; then
+	base=defconfig
+	[ "$arch" = x86_64 ] && base=tinyconfig
+	kmake -s "$base" >/dev/null
+	"$tree/scripts/kconfig/merge_config.sh" -m -O "$bdir" "$bdir/.config" "$want" >/dev/null
+	kmake -s olddefconfig 2>&1 | grep -v 'override: UNWINDER_GUESS' || true
+	cp "$want" "$OUT/config.used"
+fi
+missing=0
+while read -r opt; do
+	case $opt in
+	CONFIG_*=*) grep -qx "$opt" "$bdir/.config" || { echo "boot-test: .config lacks $opt" >&2; missing=1; } ;;
+	"# CONFIG_"*" is not set") ! grep -q "^${opt#\# }" "$bdir/.config" ||
+		{ echo "boot-test: .config sets ${opt#\# }" >&2; missing=1; } ;;
+	esac
+done < <(sed -n 's/^\(CONFIG_[A-Z0-9_]*=.*\)$/\1/p; s/^\(# CONFIG_[A-Z0-9_]* is not set\)$/\1/p' "$want")
+[ "$missing" = 0 ] || { echo "boot-test: FAIL: the configuration lacks options" >&2; exit 1; }
+
+# 3. The kernel.
+t=$(date +%s)
+echo "boot-test: building $arch kernel in $bdir ($(basename "$tree"), -j$JOBS)"
+if [ "$arch" = um ]; then
+	kmake -j"$JOBS" linux >"$OUT/build.log" 2>&1 || { tail -n 40 "$OUT/build.log" >&2; exit 1; }
+	kernel=$bdir/linux
+else
+	kmake -j"$JOBS" bzImage >"$OUT/build.log" 2>&1 || { tail -n 40 "$OUT/build.log" >&2; exit 1; }
+	kernel=$bdir/arch/x86/boot/bzImage
+fi
+grep -E ' warning: ' "$OUT/build.log" | grep -E 'maple_tree' | sed 's/^/boot-test: /' || true
+phase build "$t"
+
+# 4. The initramfs.
+root=$OUT/root
+rm -rf "$root"
+mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" "$root/tmp"
+cp /bin/busybox "$root/bin/busybox"
+gcc -static -O2 -pthread -Wall -Wextra -Werror -o "$root/vma_workload" \
+	tools/testing/vma/vma_workload.c
+cp scripts/boot/init.sh "$root/init"
+chmod +x "$root/init"
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$OUT/initramfs.gz"
+
+# 5. Boot.
+log=$OUT/console.log
+t=$(date +%s)
+echo "boot-test: booting (timeout ${BOOT_TIMEOUT}s), console in $log"
+set +e
+if [ "$arch" = um ]; then
+	timeout -k 10 "$BOOT_TIMEOUT" "$kernel" mem="$BOOT_MEM" \
+		initrd="$OUT/initramfs.gz" con0=null,fd:1 con=null log_buf_len=64M \
+		WORKLOAD_SCALE="$WORKLOAD_SCALE" </dev/null >"$log" 2>&1
+else
+	timeout -k 10 "$BOOT_TIMEOUT" qemu-system-x86_64 -accel "$QEMU_ACCEL" \
+		-m "$BOOT_MEM" -smp 2 -nographic -no-reboot -monitor none \
+		-serial stdio -kernel "$kernel" -initrd "$OUT/initramfs.gz" \
+		-append "console=ttyS0 panic=-1 log_buf_len=64M INIT_OFF=reboot WORKLOAD_SCALE=$WORKLOAD_SCALE" \
+		</dev/null >"$log" 2>&1
+fi
+rc=$?
+set -e
+phase boot "$t"
+tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
+fail=0
+case $rc in
+0) ;;
+124|137) echo "boot-test: FAIL: no power-off within ${BOOT_TIMEOUT}s" >&2; fail=1 ;;
+*) echo "boot-test: the kernel exited with status $rc" >&2 ;;
+esac
+kunit=
+[ "$unpatched" = 1 ] && kunit=--no-kunit
+scripts/boot/check-log.sh $kunit "$log" || fail=1
+# The boot-time self-tests' run time, from the printk timestamps.
+grep -a -E '^\[ *[0-9.]+\] (maple_tree: [0-9]+ of|# Totals|Run /init|Freeing unused)' "$log" |
+	sed 's/^/boot-test: /' || true
+tail -n 1 "$OUT/times" >/dev/null
+[ "$fail" = 0 ] && echo "boot-test: PASS ($arch$([ "$unpatched" = 1 ] && echo ', unpatched'))"
+exit "$fail"

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make series: write the patch series that puts our maple tree into
+# Debian's linux-source-6.1, as git format-patch files in $SERIES_OUT
+# (default build/series):
+#
+#   0001 maple_tree: our include/linux/maple_tree.h and lib/maple_tree.c
+#        in place of the kernel's
+#   0002 lib/maple_tree_kunit.c with its Kconfig entry (taken from our
+#        top-level Kconfig) and its lib/Makefile line
+#
+# The patches are made in a scratch git repository holding only the
+# kernel files the series touches, committed with a fixed author and date
+# and exported with --zero-commit and no signature, so the same sources
+# always give byte-identical patches.  Signed-off-by is left to whoever
+# submits them.  scripts/apply-series.sh applies them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+top=$PWD
+
+src=$(scripts/linux-src.sh)
+out=${SERIES_OUT:-$top/build/series}
+touched=(include/linux/maple_tree.h lib/maple_tree.c lib/Kconfig.debug
+	 lib/Makefile)
+
+scratch=$(mktemp -d /tmp/maple-series.XXXXXX)
+trap 'rm -rf "$scratch"' EXIT
+repo=$scratch/linux
+
+export GIT_AUTHOR_NAME="maple" GIT_AUTHOR_EMAIL="maple@localhost"
+export GIT_COMMITTER_NAME="maple" GIT_COMMITTER_EMAIL="maple@localhost"
+export GIT_AUTHOR_DATE="2024-01-01T00:00:00+0000"
+export GIT_COMMITTER_DATE="$GIT_AUTHOR_DATE"
+export GIT_CONFIG_NOSYSTEM=1 HOME=$scratch
+git init -q "$repo"
+g() { git -C "$repo" "$@"; }
+g config core.autocrlf false
+
+for f in "${touched[@]}"; do
+	mkdir -p "$repo/$(dirname "$f")"
+	cp "$src/$f" "$repo/$f"
+done
+g add -A
+g commit -q -m "Linux $(make -s -C "$src" kernelversion 2>/dev/null || echo 6.1) (Debian linux-source-6.1)"
+base=$(g rev-parse HEAD)
+
+commit() {	# commit <message file>
+	g add -A
+	if g diff --cached --quiet; then
+		echo "make-series: step $(basename "$1") changes nothing" >&2
+		exit 1
+	fi
+	g commit -q -F "$1"
+}
+
+# 0001: the tree.
+cp include/linux/maple_tree.h "$repo/include/linux/maple_tree.h"
+cp lib/maple_tree.c "$repo/lib/maple_tree.c"
+commit "$top"/scripts/series/0001.msg
+
+# 0002: the KUnit suites.  Their Kconfig entry is the one of our Kconfig,
+# placed after the kernel's TEST_MAPLE_TREE entry (an entry ends at the
+# next blank line followed by a Kconfig statement).
+cp lib/maple_tree_kunit.c "$repo/lib/maple_tree_kunit.c"
+awk '
+	/^config / { keep = ($2 == "MAPLE_TREE_KUNIT_TEST") }
+	/^(menu|endmenu|if|endif|source|comment|choice|endchoice)( |$)/ { keep = 0 }
+	keep { print }
+' Kconfig | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$scratch/kunit.kconfig"
+grep -q '^config MAPLE_TREE_KUNIT_TEST$' "$scratch/kunit.kconfig" || {
+	echo "make-series: no MAPLE_TREE_KUNIT_TEST entry in Kconfig" >&2
+	exit 1
+}
+awk -v entry="$scratch/kunit.kconfig" '
+	{ print }
+	/^config TEST_MAPLE_TREE$/ { intest = 1; next }
+	intest && /^$/ {
+		while ((getline l < entry) > 0)
+			print l
+		print ""
+		intest = 0; done = 1
+	}
+	END { if (!done) exit 1 }
+' "$src/lib/Kconfig.debug" >"$repo/lib/Kconfig.debug" || {
+	echo "make-series: no TEST_MAPLE_TREE entry in lib/Kconfig.debug" >&2
+	exit 1
+}
+awk '
+	{ print }
+	/^obj-\$\(CONFIG_TEST_MAPLE_TREE\) \+= test_maple_tree\.o$/ {
+		print "obj-$(CONFIG_MAPLE_TREE_KUNIT_TEST) += maple_tree_kunit.o"
+		done = 1
+	}
+	END { if (!done) exit 1 }
+' "$src/lib/Makefile" >"$repo/lib/Makefile" || {
+	echo "make-series: no test_maple_tree.o line in lib/Makefile" >&2
+	exit 1
+}
+commit "$top"/scripts/series/0002.msg
+
+rm -rf "$out"
+mkdir -p "$out"
+g format-patch -q --zero-commit --no-signature \
+	-o "$out" "$base..HEAD" >/dev/null
+(cd "$out" && ls *.patch >series)
+echo "make-series: $(wc -l <"$out/series") patches in $out:"
+sed 's/^/  /' "$out/series"
