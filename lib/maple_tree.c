@@ -2942,7 +2942,8 @@ static noinline int mtree_store_locked(struct maple_tree *mt,
  *
  * Takes the tree lock.
  *
- * Return: 0; -EINVAL for @index > @last or a reserved entry; -ENOMEM with
+ * Return: 0; -EINVAL for @index > @last or an internal entry up to
+ * XA_RETRY_ENTRY (XA_ZERO_ENTRY may be stored, as in 6.1); -ENOMEM with
  * the tree unchanged.
  */
 int mtree_store_range(struct maple_tree *mt, unsigned long index,
@@ -2992,7 +2993,8 @@ EXPORT_SYMBOL(mtree_store);
  * Takes the tree lock.
  *
  * Return: 0; -EEXIST if any index in the range holds an entry; -EINVAL for
- * @first > @last or a reserved entry; -ENOMEM with the tree unchanged.
+ * @first > @last or an internal entry up to XA_RETRY_ENTRY; -ENOMEM with
+ * the tree unchanged.
  */
 int mtree_insert_range(struct maple_tree *mt, unsigned long first,
 		       unsigned long last, void *entry, gfp_t gfp)
