@@ -45,14 +45,10 @@
 
 #include "../harness/ktest.h"
 #include "model.h"
+#include "suite_helpers.h"
 
 /* ---------------------------------------------------------------------- */
 /* Helpers shared by the suites */
-
-static inline void *val(unsigned long n)
-{
-	return xa_mk_value(n);
-}
 
 /* A request mtree_alloc_{,r}range() must refuse with -EINVAL. */
 static bool bad_window(unsigned long min, unsigned long max,
@@ -143,13 +139,6 @@ static bool search_agrees(struct maple_tree *mt, unsigned long min,
 			 search_name(rev), min, max, size, ret, index, last,
 			 start, start + size - 1);
 	return false;
-}
-
-/* Live allocator objects once every deferred free has run. */
-static long live_objects(void)
-{
-	rcu_barrier();
-	return kmem_nr_live();
 }
 
 static unsigned long name_hash(const char *s)
@@ -1033,24 +1022,6 @@ kunit_test_suite(maple_alloc_exhaustive_suite);
 
 /* ====================================================================== */
 /* maple_alloc_api: one behaviour per case */
-
-/* The tree must read exactly as the list of non-NULL ranges says. */
-static void expect_tree(struct kunit *test, struct maple_tree *mt,
-			const struct model_range *ranges, unsigned long nr)
-{
-	struct model m;
-
-	model_init(&m);
-	model_set(&m, ranges, nr);
-	KUNIT_EXPECT_MODEL(test, mt, &m);
-	model_destroy(&m);
-}
-
-#define EXPECT_TREE(test, mt, ...) do {					\
-	const struct model_range __exp[] = { __VA_ARGS__ };		\
-									\
-	expect_tree((test), (mt), __exp, ARRAY_SIZE(__exp));		\
-} while (0)
 
 /* A search must find exactly [@index, @last]. */
 #define EXPECT_AREA(test, mt, rev, min, max, size, index, last) do {	\

@@ -19,32 +19,10 @@
 
 #include "../harness/ktest.h"
 #include "model.h"
+#include "suite_helpers.h"
 
 /* ---------------------------------------------------------------------- */
 /* Helpers */
-
-static inline void *val(unsigned long n)
-{
-	return xa_mk_value(n);
-}
-
-/* The tree must read exactly as the list of non-NULL ranges says. */
-static void expect_tree(struct kunit *test, struct maple_tree *mt,
-			const struct model_range *ranges, unsigned long nr)
-{
-	struct model m;
-
-	model_init(&m);
-	model_set(&m, ranges, nr);
-	KUNIT_EXPECT_MODEL(test, mt, &m);
-	model_destroy(&m);
-}
-
-#define EXPECT_TREE(test, mt, ...) do {					\
-	const struct model_range __exp[] = { __VA_ARGS__ };		\
-									\
-	expect_tree((test), (mt), __exp, ARRAY_SIZE(__exp));		\
-} while (0)
 
 static void expect_empty(struct kunit *test, struct maple_tree *mt)
 {
@@ -101,13 +79,6 @@ static void fill(struct kunit *test, struct maple_tree *mt, struct model *m,
 		if (m)
 			model_store_range(m, index, index + len, val(i + 1));
 	}
-}
-
-/* Live allocator objects once every deferred free has run. */
-static long live_objects(void)
-{
-	rcu_barrier();
-	return (long)kmem_nr_live();
 }
 
 /* [10, 19] -> 1, [30, 39] -> 2, [50, 59] -> 3 */

@@ -38,21 +38,10 @@
 
 #include "../harness/ktest.h"
 #include "model.h"
+#include "suite_helpers.h"
 
 /* ---------------------------------------------------------------------- */
 /* Helpers */
-
-static inline void *val(unsigned long n)
-{
-	return xa_mk_value(n);
-}
-
-/* Live allocator objects once every deferred free has run. */
-static long live_objects(void)
-{
-	rcu_barrier();
-	return (long)kmem_nr_live();
-}
 
 struct tree_mode {
 	const char *desc;
