@@ -3137,6 +3137,7 @@ struct mt_gap_search {
 	unsigned long max;
 	unsigned long size;
 	bool rev;
+	bool rcu;			/* nodes may die while we read them */
 	unsigned long found;		/* first index of the area */
 };
 
@@ -3153,9 +3154,22 @@ static bool mt_gap_fits(struct mt_gap_search *gs, unsigned long first,
 	return true;
 }
 
-static bool mt_gap_search_node(struct mt_gap_search *gs,
-			       struct maple_enode *enode,
-			       unsigned long min, unsigned long max)
+/*
+ * What we read of @node may be trusted only if the node was still live
+ * after we read it: call_rcu() reuses the words after a dead node's parent
+ * word (its first pivots) for the callback list, so bounds read from a
+ * dead node can be anything.
+ */
+static inline bool mt_gap_node_died(const struct mt_gap_search *gs,
+				    const struct maple_node *node)
+{
+	return gs->rcu && unlikely(ma_dead_node(node));
+}
+
+/* 1: found; 0: no room below @enode; -EAGAIN: a node died, start again. */
+static int mt_gap_search_node(struct mt_gap_search *gs,
+			      struct maple_enode *enode,
+			      unsigned long min, unsigned long max)
 {
 	struct maple_node *node = mte_to_node(enode);
 	enum maple_type type = mte_node_type(enode);
@@ -3163,7 +3177,7 @@ static bool mt_gap_search_node(struct mt_gap_search *gs,
 	unsigned long *gaps = ma_gaps(node, type);
 	void __rcu **slots = ma_slots(node, type);
 	unsigned char end = ma_data_end(node, type, max);
-	int i, step = gs->rev ? -1 : 1;
+	int i, step = gs->rev ? -1 : 1, ret;
 
 	for (i = gs->rev ? end : 0; i >= 0 && i <= end; i += step) {
 		unsigned long first = ma_pivot_min(pivots, i, min);
@@ -3182,16 +3196,19 @@ static bool mt_gap_search_node(struct mt_gap_search *gs,
 		}
 		slot = mt_slot(gs->mt, slots, i);
 		if (ma_is_leaf(type)) {
-			if (!slot && mt_gap_fits(gs, first, last))
-				return true;
-			continue;
+			if (slot || !mt_gap_fits(gs, first, last))
+				continue;
+			return mt_gap_node_died(gs, node) ? -EAGAIN : 1;
 		}
 		if (gaps && READ_ONCE(gaps[i]) < gs->size)
 			continue;
-		if (mt_gap_search_node(gs, slot, first, last))
-			return true;
+		if (mt_gap_node_died(gs, node))
+			return -EAGAIN;
+		ret = mt_gap_search_node(gs, slot, first, last);
+		if (ret)
+			return ret;
 	}
-	return false;
+	return mt_gap_node_died(gs, node) ? -EAGAIN : 0;
 }
 
 static int mas_empty_area_common(struct ma_state *mas, unsigned long min,
@@ -3200,10 +3217,10 @@ static int mas_empty_area_common(struct ma_state *mas, unsigned long min,
 {
 	struct mt_gap_search gs = {
 		.mt = mas->tree, .min = min, .max = max, .size = size,
-		.rev = rev,
+		.rev = rev, .rcu = mt_in_rcu(mas->tree),
 	};
 	void *root;
-	bool found;
+	int found;
 
 	if (!size || min > max)
 		return -EINVAL;
@@ -3213,14 +3230,16 @@ static int mas_empty_area_common(struct ma_state *mas, unsigned long min,
 		return -EBUSY;
 	}
 
-	root = mt_root_check(mas->tree);
-	if (xa_is_node(root))
-		found = mt_gap_search_node(&gs, mte_safe_root(root), 0,
-					   ULONG_MAX);
-	else if (root)
-		found = mt_gap_fits(&gs, 1, ULONG_MAX);
-	else
-		found = mt_gap_fits(&gs, 0, ULONG_MAX);
+	do {
+		root = mt_root_check(mas->tree);
+		if (xa_is_node(root))
+			found = mt_gap_search_node(&gs, mte_safe_root(root), 0,
+						   ULONG_MAX);
+		else if (root)
+			found = mt_gap_fits(&gs, 1, ULONG_MAX);
+		else
+			found = mt_gap_fits(&gs, 0, ULONG_MAX);
+	} while (found == -EAGAIN);
 
 	if (!found) {
 		mas_set_err(mas, -EBUSY);

@@ -2360,10 +2360,118 @@ static void destroyed_tree_is_not_freed_while_reader_holds_it(struct kunit *test
 			    "the destroyed tree's nodes were not all freed after the grace period");
 }
 
+/*
+ * A dead leaf's first pivots are call_rcu()'s list words.  Readers of the
+ * free-area search come across leaves the writer has just retired; they
+ * must notice and search again rather than believe those bounds.  The
+ * tree: [10k, 10k + 8] -> k with one free index after each, then a free
+ * tail from DL_END.  In the window [0, DL_END - 1] there is no room for
+ * two, but the last leaf's gap (the tail) sends the search into it.  The
+ * writer keeps replacing that leaf (a split range, then the range whole
+ * again: both moves copy the leaf in RCU mode) while readers search.
+ * A race, but a quick one: without the dead-node check in the search it
+ * failed within the first 512 writes in each of three runs.
+ */
+#define DL_RANGES	40
+#define DL_END		(10 * DL_RANGES)
+#define DL_READERS	2
+
+struct dl_run {
+	struct maple_tree mt;
+	int stop;
+	unsigned long searches;
+	unsigned long bad_index, bad_last;
+	int bad_ret;
+	bool bad, rev;
+};
+
+static void *dl_reader_thread(void *arg)
+{
+	struct dl_run *run = arg;
+	unsigned long n = 0;
+	bool rev = false;
+
+	while (!__atomic_load_n(&run->stop, __ATOMIC_ACQUIRE)) {
+		MA_STATE(mas, &run->mt, 0, 0);
+		int ret;
+
+		rev = !rev;
+		rcu_read_lock();
+		ret = rev ? mas_empty_area_rev(&mas, 0, DL_END - 1, 2) :
+			    mas_empty_area(&mas, 0, DL_END - 1, 2);
+		rcu_read_unlock();
+		n++;
+		if (ret != -EBUSY) {
+			run->bad_ret = ret;
+			run->bad_index = mas.index;
+			run->bad_last = mas.last;
+			run->rev = rev;
+			__atomic_store_n(&run->bad, true, __ATOMIC_RELEASE);
+			break;
+		}
+	}
+	__atomic_fetch_add(&run->searches, n, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static void empty_area_search_restarts_on_a_dead_leaf(struct kunit *test)
+{
+	pthread_t thread[DL_READERS];
+	struct dl_run *run;
+	unsigned long k, writes = 0;
+	double end;
+	int i;
+
+	run = kzalloc(sizeof(*run), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, run);
+	mt_init_flags(&run->mt, MT_FLAGS_ALLOC_RANGE | MT_FLAGS_USE_RCU);
+	for (k = 0; k < DL_RANGES; k++)
+		KUNIT_ASSERT_EQ(test, mtree_store_range(&run->mt, 10 * k,
+							10 * k + 8,
+							xa_mk_value(k),
+							GFP_KERNEL), 0);
+	KUNIT_ASSERT_GE(test, mt_height(&run->mt), 2);
+
+	for (i = 0; i < DL_READERS; i++)
+		KUNIT_ASSERT_EQ(test, pthread_create(&thread[i], NULL,
+						     dl_reader_thread, run), 0);
+	end = rs_now() + 1.0;
+	k = DL_RANGES - 1;
+	while (!__atomic_load_n(&run->bad, __ATOMIC_ACQUIRE) &&
+	       rs_now() < end) {
+		int j;
+
+		for (j = 0; j < 256; j++, writes += 2) {
+			KUNIT_ASSERT_EQ(test, mtree_store_range(&run->mt,
+					10 * k + 2, 10 * k + 4,
+					xa_mk_value(1000), GFP_KERNEL), 0);
+			KUNIT_ASSERT_EQ(test, mtree_store_range(&run->mt,
+					10 * k, 10 * k + 8, xa_mk_value(k),
+					GFP_KERNEL), 0);
+		}
+	}
+	__atomic_store_n(&run->stop, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < DL_READERS; i++)
+		pthread_join(thread[i], NULL);
+
+	KUNIT_EXPECT_FALSE_MSG(test, run->bad,
+			       "%s in [0, %u] for 2 returned %d, [%lu, %lu], after %lu writes; no two free indices there",
+			       run->rev ? "mas_empty_area_rev" :
+					  "mas_empty_area",
+			       DL_END - 1, run->bad_ret, run->bad_index,
+			       run->bad_last, writes);
+	KUNIT_EXPECT_GT(test, run->searches, 0);
+	kunit_info(test, "%lu writes, %lu searches\n", writes, run->searches);
+	mt_validate(&run->mt);
+	mtree_destroy(&run->mt);
+	kfree(run);
+}
+
 static struct kunit_case rcu_grace_cases[] = {
 	KUNIT_CASE_PARAM(replaced_leaf_is_not_freed_while_reader_holds_it,
 			 rg_shape_gen_params),
 	KUNIT_CASE(destroyed_tree_is_not_freed_while_reader_holds_it),
+	KUNIT_CASE(empty_area_search_restarts_on_a_dead_leaf),
 	{}
 };
 
