@@ -2503,15 +2503,17 @@ static void mt_leaf_fill(struct maple_node *node, const struct mt_leaf_wr *lw)
 	void __rcu **slots = node->mr64.slot;
 	unsigned char i, n = lw->count;
 
-	for (i = 0; i < n; i++)
-		RCU_INIT_POINTER(slots[i], lw->slot[i]);
-	for (; i < MAPLE_RANGE64_SLOTS; i++)
-		RCU_INIT_POINTER(slots[i], NULL);
+	/*
+	 * Plain copies: nobody reads @node yet (a new node) or beside us
+	 * (outside RCU mode).
+	 */
+	memcpy((void __force *)slots, lw->slot, n * sizeof(*slots));
+	memset((void __force *)(slots + n), 0,
+	       (MAPLE_RANGE64_SLOTS - n) * sizeof(*slots));
 	if (n > MAPLE_RANGE64_SLOTS - 1)
 		n = MAPLE_RANGE64_SLOTS - 1;
-	for (i = 0; i < n; i++)
-		pivots[i] = lw->pivot[i];
-	for (; i < MAPLE_RANGE64_SLOTS - 1; i++)
+	memcpy(pivots, lw->pivot, n * sizeof(*pivots));
+	for (i = n; i < MAPLE_RANGE64_SLOTS - 1; i++)
 		pivots[i] = lw->max;
 }
 
