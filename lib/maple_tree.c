@@ -1295,6 +1295,12 @@ struct mt_big {
 
 #define MT_WR_MAX_OUT	8
 
+/*
+ * mas_expected_entries() was called: the ascending stores that follow
+ * build full nodes (Linux 6.1 calls this bulk mode).
+ */
+#define MA_STATE_BULK	0x04
+
 struct mt_wr {
 	struct ma_state *mas;
 	struct maple_tree *mt;
@@ -1309,6 +1315,7 @@ struct mt_wr {
 	bool alloc;
 	enum maple_type itype;		/* type of internal nodes */
 	unsigned long nodes;		/* nodes needed or used */
+	unsigned char split_first;	/* a two-way split: the left count */
 	struct maple_node *keep;	/* old node rewritten in place */
 	struct mt_level l[MAPLE_HEIGHT_MAX];
 	struct mt_level r[MAPLE_HEIGHT_MAX];
@@ -1523,13 +1530,15 @@ static int mt_wr_split(struct mt_wr *wr, enum maple_type type,
 {
 	unsigned char cap = mt_slots[type];
 	int n = wr->big.n;
-	int k = DIV_ROUND_UP(n, cap);
+	int k = wr->split_first ? 2 : DIV_ROUND_UP(n, cap);
 	int i, from = 0;
 
 	for (i = 0; i < k; i++) {
 		int count;
 
-		if (rightmost) {
+		if (wr->split_first) {
+			count = i ? n - from : wr->split_first;
+		} else if (rightmost) {
 			count = min_t(int, cap, n - from);
 			/*
 			 * In an allocation tree, not a last leaf of only the
@@ -1789,6 +1798,94 @@ static void mt_wr_absorb_left(struct mt_wr *wr, unsigned char depth,
 	parent->offset = offset;
 }
 
+/* Split the list in two, @first to the left; a leaf not ending on NULL. */
+static void mt_wr_set_split(struct mt_wr *wr, enum maple_type type, int first)
+{
+	struct mt_big *big = &wr->big;
+	int min = mt_min_slots[type];
+
+	if (ma_is_leaf(type) && !big->slot[first - 1]) {
+		if (big->n - first - 1 >= min && first < mt_slots[type])
+			first++;
+		else
+			first--;
+	}
+	/* Neither half under the minimum (a small last sibling taken in). */
+	first = clamp(first, min, big->n - min);
+	wr->split_first = first;
+}
+
+/* The child of @parent at @offset as a level of its own. */
+static void mt_wr_child(struct mt_wr *wr, const struct mt_level *parent,
+			unsigned char offset, struct mt_level *child)
+{
+	unsigned long *pivots = ma_pivots(parent->node, parent->type);
+	struct maple_enode *enode;
+
+	enode = mt_slot_locked(wr->mt, ma_slots(parent->node, parent->type),
+			       offset);
+	child->node = mte_to_node(enode);
+	child->type = mte_node_type(enode);
+	child->min = ma_pivot_min(pivots, offset, parent->min);
+	child->max = ma_pivot_max(pivots, parent->type, offset, parent->max);
+	child->end = ma_data_end(child->node, child->type, child->max);
+	child->offset = 0;
+}
+
+/*
+ * The node at l[@depth] (== r[@depth]) overflows into at most two nodes'
+ * worth.  As Linux 6.1 does, move entries into a sibling under the same
+ * parent (the left one first) when both then fit with a slot to spare,
+ * leaving the sibling one short of full; otherwise split in half.  The
+ * parent then keeps its number of children after a move.  A leaf does not
+ * end on a NULL range where the split point allows it.
+ */
+static void mt_wr_push_or_halve(struct mt_wr *wr, unsigned char depth,
+				enum maple_type type, bool rightmost)
+{
+	struct mt_level *parent = &wr->l[depth - 1];
+	struct mt_level *l = &wr->l[depth], *r = &wr->r[depth];
+	struct mt_big *big = &wr->big;
+	unsigned char cap = mt_slots[type];
+	int n = big->n, limit, count, first;
+	struct mt_level sib;
+
+	limit = 2 * cap - (ma_is_leaf(type) ? 2 : 1) - rightmost;
+	if (parent->offset) {
+		mt_wr_child(wr, parent, parent->offset - 1, &sib);
+		count = sib.end + 1;
+		if (n + count <= limit) {
+			memmove(big->pivot + count, big->pivot,
+				n * sizeof(big->pivot[0]));
+			memmove(big->slot + count, big->slot,
+				n * sizeof(big->slot[0]));
+			memmove(big->gap + count, big->gap,
+				n * sizeof(big->gap[0]));
+			big->n = 0;
+			mt_big_copy(wr, &sib, 0, sib.end);
+			big->n = n + count;
+			*l = sib;
+			parent->offset--;
+			first = cap - 1;
+			goto no_null_end;
+		}
+	}
+	if (parent->offset < parent->end) {
+		mt_wr_child(wr, parent, parent->offset + 1, &sib);
+		count = sib.end + 1;
+		if (n + count <= limit) {
+			mt_big_copy(wr, &sib, 0, sib.end);
+			*r = sib;
+			wr->r[depth - 1].offset++;
+			first = big->n - (cap - 1);
+			goto no_null_end;
+		}
+	}
+	first = (n + 1) / 2;
+no_null_end:
+	mt_wr_set_split(wr, type, first);
+}
+
 /*
  * Rebuild from the leaves up.  Used twice with identical decisions: to
  * count the nodes (!wr->commit) and to build and publish them.
@@ -1824,6 +1921,21 @@ static void mt_wr_rebuild(struct mt_wr *wr)
 		if (depth && wr->big.n < mt_min_slots[type] &&
 		    r->max == ULONG_MAX)
 			mt_wr_absorb_left(wr, depth, type);
+		/*
+		 * One node overflows: into a sibling, or split in half.  Only
+		 * plain trees and bulk loads fill their last nodes instead.
+		 */
+		wr->split_first = 0;
+		if (l->node == r->node && wr->big.n > cap &&
+		    wr->big.n <= 2 * cap &&
+		    (r->max != ULONG_MAX ||
+		     (wr->alloc && !(wr->mas->mas_flags & MA_STATE_BULK)))) {
+			if (depth)
+				mt_wr_push_or_halve(wr, depth, type,
+						    r->max == ULONG_MAX);
+			else	/* the root splits in half */
+				mt_wr_set_split(wr, type, (wr->big.n + 1) / 2);
+		}
 		wr->span_min[depth] = l->min;
 		wr->span_max[depth] = r->max;
 		rightmost = r->max == ULONG_MAX;
@@ -2347,14 +2459,18 @@ static bool mt_leaf_may_shrink(struct maple_tree *mt,
  * of its own when the parent has a free slot after it: the common case of
  * ascending stores.  Anything else that overflows goes the full way.
  */
-static bool mt_leaf_may_split_last(struct maple_tree *mt,
+static bool mt_leaf_may_split_last(struct ma_state *mas,
 				   const struct mt_leaf_wr *lw)
 {
+	struct maple_tree *mt = mas->tree;
 	enum maple_type ptype = mt_internal_type(mt);
 	struct maple_node *parent;
 	unsigned char end;
 
 	if (mt_in_rcu(mt) || lw->max != ULONG_MAX || ma_is_root(lw->node))
+		return false;
+	/* Allocation trees fill their last leaves as 6.1 does, but in bulk. */
+	if (mt_is_alloc(mt) && !(mas->mas_flags & MA_STATE_BULK))
 		return false;
 	parent = ma_parent(lw->node);
 	if (ptype == maple_arange_64)
@@ -2424,7 +2540,7 @@ static bool mt_leaf_prepare(struct ma_state *mas, void *entry,
 			return false;
 	}
 	lw->count = n;
-	if (n > MAPLE_RANGE64_SLOTS && !mt_leaf_may_split_last(mt, lw))
+	if (n > MAPLE_RANGE64_SLOTS && !mt_leaf_may_split_last(mas, lw))
 		return false;
 	/*
 	 * A root leaf of one or two ranges may have to give way to no node;
@@ -2883,6 +2999,7 @@ int mas_expected_entries(struct ma_state *mas, unsigned long nr_entries)
 		mas_set_err(mas, -ENOMEM);
 		return -ENOMEM;
 	}
+	mas->mas_flags |= MA_STATE_BULK;
 	return 0;
 }
 EXPORT_SYMBOL_GPL(mas_expected_entries);
