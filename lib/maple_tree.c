@@ -2182,10 +2182,11 @@ static __always_inline bool mt_slot_overwrite_any(struct maple_tree *mt,
  *    store outside RCU mode (under RCU, a copy: see mt_leaf_needs_node());
  *  - MT_LEAF_REWRITE: anything else, the leaf rewritten in place outside
  *    RCU mode, or a new leaf published with one rcu_assign_pointer();
- *  - MT_LEAF_SPLIT_LAST: outside RCU mode, an append that overflows the
- *    last leaf: the leaf keeps the first sixteen slots in place and one new
- *    leaf takes the rest, added at the end of the parent (ascending stores
- *    after mas_expected_entries() so take one node per leaf).
+ *  - MT_LEAF_SPLIT_LAST: outside RCU mode, in a plain tree or a bulk load,
+ *    an append that overflows the last leaf: the leaf keeps the first
+ *    sixteen slots in place and one new leaf takes the rest, added at the
+ *    end of the parent (ascending stores after mas_expected_entries() so
+ *    take one node per leaf).
  * A write that leaves the leaf, overflows it (but for the last leaf, as
  * above), takes it under half full or puts a new NULL at its edge (where
  * it may have to merge with the neighbour's) is left to the full write
