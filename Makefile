@@ -15,11 +15,10 @@
 #                     in one module) against Debian's installed kernel headers,
 #                     or KDIR=<any 6.1 build tree>
 #   make check-kernel the kernel side: the module in a qemu-booted Debian
-#                     kernel, the KUnit suites on UML, sparse and checkpatch;
-#                     BOOT=1 adds Linux 6.1 patched with our tree booted on
-#                     UML with a VMA workload and the kernel's own self-test
-#                     (not yet passing: check_ranges:1207), FULL=1 that and
-#                     the same boot for x86_64 under qemu
+#                     kernel, the KUnit suites on UML, sparse and checkpatch,
+#                     Linux 6.1 patched with our tree booted on UML with a
+#                     VMA workload and the kernel's own self-test; FULL=1
+#                     adds the same boot for x86_64 under qemu
 #                     (see Documentation/dev-tools/testing.rst)
 #   make series       build/series/*.patch: the patch series that puts our tree
 #                     and KUnit suites into Debian's linux-source-6.1

@@ -7,7 +7,6 @@
 #   qemu-module  scripts/qemu-test.sh    test_maple_tree.ko in Debian's kernel
 #   kunit-uml    scripts/kunit-uml.sh    KUnit suites + built-in test on UML
 #   static       scripts/static-check.sh sparse and checkpatch on our files
-# With BOOT=1 (or FULL=1) also:
 #   uml-boot     scripts/boot-test.sh    Linux 6.1 patched with our series
 #                                        booted on UML: its mm/ on our tree,
 #                                        a VMA workload, the kernel's own
@@ -16,17 +15,13 @@
 #   x86-boot     scripts/boot-test.sh --arch x86_64: the same patched
 #                                        kernel for x86_64 under qemu (TCG)
 #
-# uml-boot is not in the default set yet: the kernel's own self-test fails
-# one check on our tree (check_ranges:1207, a tree height after a sequence
-# of splits, where 6.1 pushes entries into siblings before it splits), and
-# the boot test rightly fails on it.  CI runs the default set; the boot
-# test joins it once that check passes.
+# CI runs the default set.  BOOT=1 is accepted and changes nothing now that
+# uml-boot is in the default set.
 # CHECK_KERNEL_ONLY="qemu-module static" runs a subset.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-default="qemu-module kunit-uml static"
-[ "${BOOT:-0}" = 1 ] || [ "${FULL:-0}" = 1 ] && default="$default uml-boot"
+default="qemu-module kunit-uml static uml-boot"
 [ "${FULL:-0}" = 1 ] && default="$default x86-boot"
 only=${CHECK_KERNEL_ONLY:-$default}
 failed=()
