@@ -660,8 +660,12 @@ static __always_inline bool mas_walk_bounds(struct ma_state *mas, void *root,
 			return false;
 		lo = p != pivots ? lo : below;
 		hi = p != pivots + npiv ? hi : max;
-		if (leaf)
+		if (leaf) {
+			/* A boundary moved in place since the search. */
+			if (rcu && unlikely(index > hi || lo + 1 > index))
+				return false;
 			break;
+		}
 		below = lo;
 		max = hi;
 		enode = next;
@@ -2179,7 +2183,7 @@ static __always_inline bool mt_slot_overwrite_any(struct maple_tree *mt,
  * mt_leaf_wr, then written as one of
  *  - MT_LEAF_SLOT: one slot changes, a single pointer store;
  *  - MT_LEAF_PIVOT: one boundary moves and no entry changes, a single pivot
- *    store outside RCU mode (under RCU, a copy: see mt_leaf_needs_node());
+ *    store (in RCU mode too: see mt_leaf_needs_node());
  *  - MT_LEAF_REWRITE: anything else, the leaf rewritten in place outside
  *    RCU mode, or a new leaf published with one rcu_assign_pointer();
  *  - MT_LEAF_SPLIT_LAST: outside RCU mode, in a plain tree or a bulk load,
@@ -2315,9 +2319,10 @@ static unsigned long mt_leaf_wr_gap(const struct mt_leaf_wr *lw)
  * The writes that are one store into the leaf as it is: the exact range
  * of one slot gets a new entry (MT_LEAF_SLOT), or one boundary moves
  * (MT_LEAF_PIVOT) because the new range covers a whole slot and the head
- * of the next (brk() growing), or a NULL covers the tail of a slot before
- * a NULL (brk() shrinking).  Adjacent non-NULL ranges never merge, so only
- * a NULL may join a neighbour it does not cover.
+ * of the next (brk() growing) or the tail of the one before (a stack
+ * growing down), or a NULL covers the tail of a slot before a NULL (brk()
+ * shrinking) or the head of one after a NULL.  Adjacent non-NULL ranges
+ * never merge, so only a NULL may join a neighbour it does not cover.
  */
 static bool mt_leaf_single_store(struct maple_tree *mt, struct mt_leaf_wr *lw,
 				 unsigned long index, unsigned long last,
@@ -2345,12 +2350,10 @@ static bool mt_leaf_single_store(struct maple_tree *mt, struct mt_leaf_wr *lw,
 		lw->last = last;
 		return true;
 	}
-	if (k < end && last > last_k) {
+	if (k < end && last > last_k && index == first_k &&
+	    entry == lw->content &&
+	    last < ma_pivot_max(pivots, maple_leaf_64, k + 1, lw->max)) {
 		/* [index, last] covers slot k and the head of slot k + 1. */
-		if (index != first_k || entry != lw->content ||
-		    last >= ma_pivot_max(pivots, maple_leaf_64, k + 1,
-					 lw->max))
-			return false;
 		lw->first = first_k;
 		lw->last = last;
 		lw->piv = last;
@@ -2360,6 +2363,22 @@ static bool mt_leaf_single_store(struct maple_tree *mt, struct mt_leaf_wr *lw,
 		lw->first = index;
 		lw->last = ma_pivot_max(pivots, maple_leaf_64, k + 1, lw->max);
 		lw->piv = index - 1;
+	} else if (k < end && index > first_k && entry == next &&
+		   last == ma_pivot_max(pivots, maple_leaf_64, k + 1,
+					lw->max)) {
+		/* Slot k + 1's entry again, down over the tail of slot k. */
+		lw->first = index;
+		lw->last = last;
+		lw->piv = index - 1;
+	} else if (k && index == first_k && last < last_k && !entry &&
+		   !mt_slot_locked(mt, slots, k - 1)) {
+		/* A NULL over the head of slot k joins the NULL before it. */
+		lw->kind = MT_LEAF_PIVOT;
+		lw->at = k - 1;
+		lw->first = ma_pivot_min(pivots, k - 1, lw->min);
+		lw->last = last;
+		lw->piv = last;
+		return true;
 	} else {
 		return false;
 	}
@@ -2577,29 +2596,14 @@ static bool mt_leaf_prepare(struct ma_state *mas, void *entry,
 	return true;
 }
 
-/* Gather the whole leaf for a moved boundary, to be written as a copy. */
-static void mt_leaf_pivot_to_rewrite(struct maple_tree *mt,
-				     struct mt_leaf_wr *lw)
-{
-	unsigned long *pivots = lw->node->mr64.pivot;
-	void __rcu **slots = lw->node->mr64.slot;
-	unsigned char i;
-
-	for (i = 0; i <= lw->end; i++) {
-		lw->pivot[i] = i == lw->at ? lw->piv :
-			ma_pivot_max(pivots, maple_leaf_64, i, lw->max);
-		lw->slot[i] = mt_slot_locked(mt, slots, i);
-	}
-	lw->count = lw->end + 1;
-	lw->kind = MT_LEAF_REWRITE;
-}
-
 /*
  * A node of a one-leaf write: needed only to replace the leaf under RCU.
- * A moved boundary is one store, but readers of a leaf search its pivots
- * and then read the bounds of the slot they found (mas_empty_area() among
- * them): a pivot that moves in between gives them a range that never was.
- * So under RCU a boundary moves by copying the leaf too.
+ * A moved boundary is one pivot store, in RCU mode too: no entry changes,
+ * the pivots keep their order, and a reader reads each pivot once, so it
+ * sees a slot's range with either value of the moved boundary.  A reader
+ * that searched the pivots before the move and reads the slot's bounds
+ * after it may find its index outside them; mas_walk_bounds() searches
+ * again then.
  */
 static inline bool mt_leaf_needs_node(struct maple_tree *mt,
 				      struct mt_leaf_wr *lw)
@@ -2608,8 +2612,6 @@ static inline bool mt_leaf_needs_node(struct maple_tree *mt,
 		return true;
 	if (!mt_in_rcu(mt))
 		return false;
-	if (lw->kind == MT_LEAF_PIVOT)
-		mt_leaf_pivot_to_rewrite(mt, lw);
 	return lw->kind == MT_LEAF_REWRITE;
 }
 
@@ -2913,12 +2915,14 @@ static noinline unsigned long mas_plan_nodes(struct ma_state *mas, void *entry)
  * Works out what the store of @entry over [mas->index, mas->last] will do
  * on the tree as it is now and allocates exactly the nodes it needs, not a
  * worst case:
- *  - none for a store of one range's exact bounds (a slot store), in RCU
- *    mode too;
+ *  - none for a store of one range's exact bounds (a slot store) or one
+ *    that moves one boundary between a range and the NULL beside it
+ *    without changing an entry (brk() growing or shrinking), in RCU mode
+ *    too;
  *  - outside RCU mode, none for a store that stays inside its leaf and
  *    leaves it at least half full and not over full (an append, a range
- *    split in three, a moved boundary, an erase that merges NULLs): the
- *    leaf is rewritten in place;
+ *    split in three, an erase that merges NULLs): the leaf is rewritten
+ *    in place;
  *  - in RCU mode, one for such a store (the leaf is copied);
  *  - otherwise what the store's planning pass counts (splits, spanning
  *    stores, rebalancing, a new root).

@@ -302,25 +302,25 @@ static void preallocate_slot_store_requests_no_node(struct kunit *test)
 }
 
 /* The end of a range moves up into, or down away from, the NULL after it. */
-static void preallocate_end_boundary_move_copies_leaf_only_in_rcu(struct kunit *test)
+static void preallocate_end_boundary_move_requests_no_node(struct kunit *test)
 {
 	unsigned int flags = param_flags(test);
-	/* Under RCU a boundary is not moved in place: the leaf is copied. */
-	long leaf_copy = (flags & MT_FLAGS_USE_RCU) ? 1 : 0;
+	/* One pivot store, in RCU mode too. */
+	const long no_node = 0;
 	struct ptree pt;
 
 	root_leaf_tree(test, &pt, flags);
 	/* R2 grows by a page into the NULL gap after it. */
 	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(2),
 					     R_LAST(2) + 4096, val(2)),
-			leaf_copy);
+			no_node);
 	/* The last page of R4 becomes NULL, joining the gap after it. */
 	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_LAST(4) - 4095,
-					     R_LAST(4), NULL), leaf_copy);
+					     R_LAST(4), NULL), no_node);
 	/* R2 grows again. */
 	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(2),
 					     R_LAST(2) + 8192, val(2)),
-			leaf_copy);
+			no_node);
 	pt_expect_model(test, &pt);
 	pt_destroy(&pt);
 
@@ -328,37 +328,37 @@ static void preallocate_end_boundary_move_copies_leaf_only_in_rcu(struct kunit *
 	three_level_tree(test, &pt, flags);
 	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(1),
 					     R_LAST(1) + 4096, val(1)),
-			leaf_copy);
+			no_node);
 	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_LAST(2) - 4095,
-					     R_LAST(2), NULL), leaf_copy);
+					     R_LAST(2), NULL), no_node);
 	pt_expect_model(test, &pt);
 	pt_destroy(&pt);
 	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
 }
 
 /* The start of a range moves down into, or up away from, the NULL before. */
-static void preallocate_start_boundary_move_copies_leaf_only_in_rcu(struct kunit *test)
+static void preallocate_start_boundary_move_requests_no_node(struct kunit *test)
 {
 	unsigned int flags = param_flags(test);
-	/* Under RCU a boundary is not moved in place: the leaf is copied. */
-	long leaf_copy = (flags & MT_FLAGS_USE_RCU) ? 1 : 0;
+	/* One pivot store, in RCU mode too. */
+	const long no_node = 0;
 	struct ptree pt;
 
 	root_leaf_tree(test, &pt, flags);
 	/* R3 grows by a page down into the NULL gap before it. */
 	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(3) - 4096,
-					     R_LAST(3), val(3)), leaf_copy);
+					     R_LAST(3), val(3)), no_node);
 	/* The first page of R5 becomes NULL, joining the gap before it. */
 	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(5),
 					     R_FIRST(5) + 4095, NULL),
-			leaf_copy);
+			no_node);
 	pt_expect_model(test, &pt);
 	pt_destroy(&pt);
 
 	/* R2 grows down by a page, in the first leaf of a three-level tree. */
 	three_level_tree(test, &pt, flags);
 	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(2) - 4096,
-					     R_LAST(2), val(2)), leaf_copy);
+					     R_LAST(2), val(2)), no_node);
 	pt_expect_model(test, &pt);
 	pt_destroy(&pt);
 	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
@@ -367,7 +367,7 @@ static void preallocate_start_boundary_move_copies_leaf_only_in_rcu(struct kunit
 static void preallocate_in_leaf_insert_requests_node_only_in_rcu(struct kunit *test)
 {
 	unsigned int flags = param_flags(test);
-	long leaf_copy = (flags & MT_FLAGS_USE_RCU) ? 1 : 0;
+	long no_node = (flags & MT_FLAGS_USE_RCU) ? 1 : 0;
 	struct ptree pt;
 
 	/* 11 slots: each insert adds at most 2 and stays in the root leaf. */
@@ -375,15 +375,15 @@ static void preallocate_in_leaf_insert_requests_node_only_in_rcu(struct kunit *t
 	/* Into the middle of the gap after R1: NULL, E, NULL. */
 	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_LAST(1) + 0x1000,
 					     R_LAST(1) + 0x1fff, val(11)),
-			leaf_copy);
+			no_node);
 	/* At the start of the gap after R3: E, NULL. */
 	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_LAST(3) + 1,
 					     R_LAST(3) + 0x100, val(31)),
-			leaf_copy);
+			no_node);
 	/* Inside R5: R5, E, R5. */
 	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(5) + 0x100,
 					     R_FIRST(5) + 0x1ff, val(51)),
-			leaf_copy);
+			no_node);
 	KUNIT_EXPECT_EQ(test, mt_height(&pt.mt), 1U);
 	pt_expect_model(test, &pt);
 	pt_destroy(&pt);
@@ -391,7 +391,7 @@ static void preallocate_in_leaf_insert_requests_node_only_in_rcu(struct kunit *t
 	/* Into the last NULL gap, in a rightmost leaf of at most 11 slots. */
 	two_leaf_tree(test, &pt, flags);
 	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(16),
-					     R_LAST(16), val(16)), leaf_copy);
+					     R_LAST(16), val(16)), no_node);
 	KUNIT_EXPECT_EQ(test, mt_height(&pt.mt), 2U);
 	pt_expect_model(test, &pt);
 	pt_destroy(&pt);
@@ -401,15 +401,15 @@ static void preallocate_in_leaf_insert_requests_node_only_in_rcu(struct kunit *t
 static void preallocate_in_leaf_erase_requests_node_only_in_rcu(struct kunit *test)
 {
 	unsigned int flags = param_flags(test);
-	long leaf_copy = (flags & MT_FLAGS_USE_RCU) ? 1 : 0;
+	long no_node = (flags & MT_FLAGS_USE_RCU) ? 1 : 0;
 	struct ptree pt;
 
 	/* 11 slots, then 9, then 7: NULL gaps merge, root leaf stays. */
 	root_leaf_tree(test, &pt, flags);
 	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(3), R_LAST(3),
-					     NULL), leaf_copy);
+					     NULL), no_node);
 	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(1), R_LAST(1),
-					     NULL), leaf_copy);
+					     NULL), no_node);
 	KUNIT_EXPECT_EQ(test, mt_height(&pt.mt), 1U);
 	pt_expect_model(test, &pt);
 	pt_destroy(&pt);
@@ -869,9 +869,9 @@ static void expected_entries_pool_covers_ascending_stores(struct kunit *test)
 static struct kunit_case maple_prealloc_cases[] = {
 	KUNIT_CASE_PARAM(preallocate_slot_store_requests_no_node,
 			 tree_modes_gen_params),
-	KUNIT_CASE_PARAM(preallocate_end_boundary_move_copies_leaf_only_in_rcu,
+	KUNIT_CASE_PARAM(preallocate_end_boundary_move_requests_no_node,
 			 tree_modes_gen_params),
-	KUNIT_CASE_PARAM(preallocate_start_boundary_move_copies_leaf_only_in_rcu,
+	KUNIT_CASE_PARAM(preallocate_start_boundary_move_requests_no_node,
 			 tree_modes_gen_params),
 	KUNIT_CASE_PARAM(preallocate_in_leaf_insert_requests_node_only_in_rcu,
 			 tree_modes_gen_params),
