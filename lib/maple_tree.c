@@ -2431,6 +2431,13 @@ static unsigned long mt_leaf_single_gap(struct maple_tree *mt,
 		return grown;
 	if (!shrunk)
 		return old_gap;
+	/*
+	 * The largest range shrank.  If it is still at least as large as
+	 * everything else in the leaf put together, it is still the largest
+	 * (brk() beside the top of the address space: no scan).
+	 */
+	if (grown >= (lw->max - lw->min + 1) - grown)
+		return grown;
 
 	lw->count = 0;
 	for (i = 0; i <= lw->end; i++) {
@@ -2653,7 +2660,11 @@ static void mt_gap_push_up(struct maple_node *child, unsigned long gap)
 		if (gaps[offset] == gap)
 			return;
 		WRITE_ONCE(gaps[offset], gap);
-		if (gap >= old_max) {
+		/*
+		 * Two NULL ranges of one node are disjoint, so one larger
+		 * than half the index space is the largest without a look.
+		 */
+		if (gap >= old_max || gap > ULONG_MAX / 2) {
 			node->ma64.meta.gap = offset;
 			new_max = gap;
 		} else if (offset != max_off) {
