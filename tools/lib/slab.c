@@ -465,6 +465,22 @@ static noinline void *slab_zero(struct kmem_cache *s, void *obj)
 	return obj;
 }
 
+/*
+ * Debug builds hand out objects that were not asked to be zeroed full of
+ * SLAB_POISON_INUSE, as SLUB's poisoning does, so that code relying on
+ * memory it did not write fails its tests instead of finding zeroes.
+ */
+#define SLAB_POISON_INUSE	0x5a
+
+static inline void *slab_poison(struct kmem_cache *s, void *obj)
+{
+#ifdef CONFIG_DEBUG_MAPLE_TREE
+	if (!s->ctor)
+		memset(obj, SLAB_POISON_INUSE, s->size);
+#endif
+	return obj;
+}
+
 static noinline void *slab_alloc_slow(struct kmem_cache *s, gfp_t gfp)
 {
 	struct slab_tslot *ts;
@@ -487,6 +503,8 @@ static noinline void *slab_alloc_slow(struct kmem_cache *s, gfp_t gfp)
 	slab_count(&ts->allocs, 1);
 	if (gfp & __GFP_ZERO)
 		memset(obj, 0, s->size);
+	else
+		slab_poison(s, obj);
 	return obj;
 }
 
@@ -504,7 +522,7 @@ void *kmem_cache_alloc(struct kmem_cache *s, gfp_t gfp)
 	slab_count(&ts->allocs, 1);
 	if (unlikely(gfp & __GFP_ZERO))
 		return slab_zero(s, obj);
-	return obj;
+	return slab_poison(s, obj);
 }
 
 static noinline void slab_free_slow(struct kmem_cache *s, void *obj)

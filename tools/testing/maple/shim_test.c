@@ -280,6 +280,35 @@ static void fault_nth_fails_exactly_that_allocation(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kmem_fault_count(), 0);
 }
 
+/*
+ * The harness is built with CONFIG_DEBUG_MAPLE_TREE: an object not asked
+ * to be zeroed comes full of 0x5a (a freed and reused one too), one asked
+ * to be zeroed is zero.
+ */
+static void unzeroed_objects_are_poisoned_zeroed_ones_are_zero(struct kunit *test)
+{
+	unsigned int size = kmem_cache_size(test_cache), i, k;
+	unsigned char *p;
+
+	for (k = 0; k < 2; k++) {
+		p = kmem_cache_alloc(test_cache, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, p);
+		for (i = 0; i < size; i++)
+			if (p[i] != 0x5a)
+				break;
+		KUNIT_EXPECT_EQ_MSG(test, i, size, "round %u", k);
+		memset(p, 0, size);
+		kmem_cache_free(test_cache, p);
+	}
+	p = kmem_cache_zalloc(test_cache, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	for (i = 0; i < size; i++)
+		if (p[i])
+			break;
+	KUNIT_EXPECT_EQ(test, i, size);
+	kmem_cache_free(test_cache, p);
+}
+
 static void fault_after_fails_every_later_allocation(struct kunit *test)
 {
 	void *p[5];
@@ -541,6 +570,7 @@ static void kunit_kzalloc_memory_is_released_after_the_case(struct kunit *test)
 static struct kunit_case shim_slab_cases[] = {
 	KUNIT_CASE(fault_nth_fails_exactly_that_allocation),
 	KUNIT_CASE(fault_after_fails_every_later_allocation),
+	KUNIT_CASE(unzeroed_objects_are_poisoned_zeroed_ones_are_zero),
 	KUNIT_CASE(fault_in_bulk_counts_objects_and_frees_partial),
 	KUNIT_CASE(fault_injection_covers_kmalloc_family),
 	KUNIT_CASE(nofail_allocation_is_never_failed),
