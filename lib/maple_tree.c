@@ -408,9 +408,14 @@ static inline bool mte_is_leaf(const struct maple_enode *enode)
  * count as ((count << 1) | 1), so that mas_nomem() knows what to get.
  */
 
+/*
+ * Not zeroed: every write fills all of a new node's pivots, slots, gaps
+ * and metadata (mt_wr_fill(), mt_leaf_fill()) and sets its parent, and a
+ * dup copies whole nodes.
+ */
 static inline struct maple_node *mt_alloc_one(gfp_t gfp)
 {
-	return kmem_cache_zalloc(maple_node_cache, gfp);
+	return kmem_cache_alloc(maple_node_cache, gfp);
 }
 
 static inline void mt_free_one(struct maple_node *node)
@@ -2957,7 +2962,7 @@ int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
 		mas->node = MAS_START;
 		nodes = mas_plan_nodes(mas, entry);
 	}
-	if (mas_alloc_nodes(mas, nodes, gfp)) {
+	if ((nodes || mas->alloc) && mas_alloc_nodes(mas, nodes, gfp)) {
 		mas_destroy(mas);
 		return -ENOMEM;
 	}
