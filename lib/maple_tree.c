@@ -2214,6 +2214,7 @@ struct mt_leaf_wr {
 	unsigned char end;		/* its last used slot now */
 	unsigned char count;		/* slots of the new contents */
 	unsigned char at;		/* the one slot or pivot that changes */
+	unsigned char k, m;		/* MT_LEAF_REWRITE: old slots replaced */
 	enum mt_leaf_kind kind;
 	unsigned long first, last;	/* the stored range, NULLs merged */
 	void *content;			/* what was at the first index */
@@ -2460,6 +2461,50 @@ static unsigned long mt_leaf_single_gap(struct maple_tree *mt,
 }
 
 /*
+ * The largest gap of a rewritten leaf (gathered in @lw), from the gap its
+ * parent records: old slots k..m went, the gathered ranges around them
+ * are new (a NULL may have merged with slot k - 1 or m + 1).  The rest of
+ * the leaf is looked at only when a range that went held the largest gap
+ * and no new range is as large, unless the new one dominates the leaf.
+ */
+static unsigned long mt_leaf_rewrite_gap(struct maple_tree *mt,
+					 struct mt_leaf_wr *lw)
+{
+	struct maple_node *node = lw->node;
+	unsigned long *pivots = node->mr64.pivot;
+	void __rcu **slots = node->mr64.slot;
+	unsigned long old_gap, first, grown = 0;
+	unsigned char i, from, to;
+	bool shrunk = false;
+
+	if (ma_is_root(node))
+		return 0;	/* nobody records it */
+	old_gap = ma_parent(node)->ma64.gap[ma_parent_slot(node)];
+	first = ma_pivot_min(pivots, lw->k, lw->min);
+	for (i = lw->k; i <= lw->m; i++) {
+		unsigned long piv = ma_pivot_max(pivots, maple_leaf_64, i,
+						 lw->max);
+
+		if (!mt_slot_locked(mt, slots, i) && piv - first + 1 == old_gap)
+			shrunk = true;
+		first = piv + 1;
+	}
+	from = lw->k ? lw->k - 1 : 0;
+	to = min_t(unsigned char, lw->count, lw->at + 3);
+	first = from ? lw->pivot[from - 1] + 1 : lw->min;
+	for (i = from; i < to; i++) {
+		if (!lw->slot[i] && lw->pivot[i] - first + 1 > grown)
+			grown = lw->pivot[i] - first + 1;
+		first = lw->pivot[i] + 1;
+	}
+	if (grown >= old_gap || !shrunk)
+		return max(grown, old_gap);
+	if (grown >= (lw->max - lw->min + 1) - grown)
+		return grown;
+	return mt_leaf_wr_gap(lw);
+}
+
+/*
  * The last leaf of the tree may hold fewer than half its slots, as long as
  * it and its left sibling would not fit one node (the full write path
  * folds them together then).
@@ -2587,19 +2632,30 @@ static bool mt_leaf_prepare(struct ma_state *mas, void *entry,
 	if (count_only)
 		return true;
 
-	lw->count = 0;
-	for (i = 0; i < k; i++)
-		mt_leaf_push(lw, pivots[i], mt_slot_locked(mt, slots, i));
+	/* Old NULLs are never adjacent: only the seams can merge. */
+	lw->k = k;
+	lw->m = m;
+	memcpy(lw->pivot, pivots, k * sizeof(*pivots));
+	memcpy(lw->slot, (void __force *)slots, k * sizeof(*slots));
+	lw->count = k;
 	if (index > first_k)
 		mt_leaf_push(lw, index - 1, lw->content);
 	mt_leaf_push(lw, last, entry);
 	at = lw->count - 1;
+	lw->at = at;
 	if (last < last_m)
 		mt_leaf_push(lw, last_m, mt_slot_locked(mt, slots, m));
-	for (i = m + 1; i <= end; i++)
+	if (m < end) {
+		i = m + 1;
 		mt_leaf_push(lw, ma_pivot_max(pivots, maple_leaf_64, i,
 					      lw->max),
 			     mt_slot_locked(mt, slots, i));
+		for (i++; i <= end; i++) {
+			lw->pivot[lw->count] = ma_pivot_max(pivots,
+						maple_leaf_64, i, lw->max);
+			lw->slot[lw->count++] = mt_slot_locked(mt, slots, i);
+		}
+	}
 	WARN_ON_ONCE(IS_ENABLED(CONFIG_DEBUG_MAPLE_TREE) && lw->count != n);
 
 	lw->first = at ? lw->pivot[at - 1] + 1 : lw->min;
@@ -2749,7 +2805,8 @@ static void mt_leaf_commit(struct maple_tree *mt, struct mt_leaf_wr *lw,
 
 	/* The gap is worked out from the leaf as it is, before the store. */
 	if (alloc)
-		lw->gap = lw->kind == MT_LEAF_REWRITE ? mt_leaf_wr_gap(lw) :
+		lw->gap = lw->kind == MT_LEAF_REWRITE ?
+			  mt_leaf_rewrite_gap(mt, lw) :
 			  mt_leaf_single_gap(mt, lw);
 
 	switch (lw->kind) {

@@ -472,7 +472,8 @@ static noinline void *slab_zero(struct kmem_cache *s, void *obj)
  */
 #define SLAB_POISON_INUSE	0x5a
 
-static inline void *slab_poison(struct kmem_cache *s, void *obj)
+static inline void *slab_poison(struct kmem_cache *s __maybe_unused,
+				void *obj)
 {
 #ifdef CONFIG_DEBUG_MAPLE_TREE
 	if (!s->ctor)
