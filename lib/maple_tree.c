@@ -23,8 +23,9 @@
  * depth    0 at the root node, height - 1 at the leaves
  *
  * Readers take no lock: they hold rcu_read_lock() (or the tree lock) and a
- * node they read is never changed except by single aligned pointer stores
- * (a slot, a gap hint, the parent word).  Writers that need more than that
+ * node they read is never changed except by single aligned word stores (a
+ * slot, a gap hint, the parent word, a leaf's pivot when one boundary
+ * moves), which they load with READ_ONCE().  Writers that need more than that
  * build new nodes beside the old ones, publish them with one
  * rcu_assign_pointer(), mark the old nodes dead and free them after a grace
  * period.  A reader that finds the node it stands on dead walks again from
@@ -292,7 +293,7 @@ static inline unsigned long ma_pivot_max(const unsigned long *pivots,
 					 unsigned char offset, unsigned long max)
 {
 	if (offset < mt_pivots[type])
-		return pivots[offset];
+		return READ_ONCE(pivots[offset]);
 	return max;
 }
 
@@ -301,7 +302,7 @@ static inline unsigned long ma_pivot_min(const unsigned long *pivots,
 					 unsigned char offset,
 					 unsigned long min)
 {
-	return offset ? pivots[offset - 1] + 1 : min;
+	return offset ? READ_ONCE(pivots[offset - 1]) + 1 : min;
 }
 
 /*
@@ -317,21 +318,21 @@ static __always_inline unsigned char ma_offset(const unsigned long *pivots,
 
 #if MAPLE_RANGE64_SLOTS == 16 && MAPLE_ARANGE64_SLOTS == 10
 	if (likely(type != maple_arange_64)) {
-		offset = (pivots[7] < index) << 3;
-		offset += (pivots[offset + 3] < index) << 2;
-		offset += (pivots[offset + 1] < index) << 1;
-		offset += pivots[offset] < index;
+		offset = (READ_ONCE(pivots[7]) < index) << 3;
+		offset += (READ_ONCE(pivots[offset + 3]) < index) << 2;
+		offset += (READ_ONCE(pivots[offset + 1]) < index) << 1;
+		offset += READ_ONCE(pivots[offset]) < index;
 		return offset;
 	}
-	if (pivots[7] < index)
-		return 8 + (pivots[8] < index);
-	offset = (pivots[3] < index) << 2;
-	offset += (pivots[offset + 1] < index) << 1;
-	offset += pivots[offset] < index;
+	if (READ_ONCE(pivots[7]) < index)
+		return 8 + (READ_ONCE(pivots[8]) < index);
+	offset = (READ_ONCE(pivots[3]) < index) << 2;
+	offset += (READ_ONCE(pivots[offset + 1]) < index) << 1;
+	offset += READ_ONCE(pivots[offset]) < index;
 	return offset;
 #else
 	for (offset = 0; offset < mt_pivots[type]; offset++)
-		if (index <= pivots[offset])
+		if (index <= READ_ONCE(pivots[offset]))
 			break;
 	return offset;
 #endif
@@ -360,7 +361,8 @@ static inline unsigned char ma_data_end(struct maple_node *node,
  */
 static __always_inline unsigned long *ma_find_pivot(struct maple_node *node,
 						    unsigned char npiv,
-						    unsigned long index)
+						    unsigned long index,
+						    bool rcu)
 {
 	unsigned long *p = (unsigned long *)node + 1;
 
@@ -369,27 +371,31 @@ static __always_inline unsigned long *ma_find_pivot(struct maple_node *node,
 		     sizeof(void *) * MAPLE_RANGE64_SLOTS);
 	BUILD_BUG_ON(offsetof(struct maple_arange_64, slot) !=
 		     sizeof(void *) * MAPLE_ARANGE64_SLOTS);
+
+/* RCU readers of a leaf may meet a pivot moving (a boundary moved in place). */
+#define MA_LOAD(x)	(rcu ? READ_ONCE(x) : (x))
 #if MAPLE_RANGE64_SLOTS == 16 && MAPLE_ARANGE64_SLOTS == 10
-	if (npiv == MAPLE_ARANGE64_SLOTS - 1 && p[7] < index)
-		return p + 8 + (p[8] < index);
-	if (npiv == MAPLE_RANGE64_SLOTS - 1 && p[7] < index)
+	if (npiv == MAPLE_ARANGE64_SLOTS - 1 && MA_LOAD(p[7]) < index)
+		return p + 8 + (MA_LOAD(p[8]) < index);
+	if (npiv == MAPLE_RANGE64_SLOTS - 1 && MA_LOAD(p[7]) < index)
 		p += 8;
-	if (p[3] < index)
+	if (MA_LOAD(p[3]) < index)
 		p += 4;
-	if (p[1] < index)
+	if (MA_LOAD(p[1]) < index)
 		p += 2;
-	if (p[0] < index)
+	if (MA_LOAD(p[0]) < index)
 		p += 1;
 	return p;
 #else
 	unsigned char offset;
 
 	for (offset = 0; offset < npiv; offset++)
-		if (index <= p[offset])
+		if (index <= MA_LOAD(p[offset]))
 			break;
 	return p + offset;
 #endif
 }
+#undef MA_LOAD
 
 /* Leaves are the types below maple_range_64: bit 1 of the type is clear. */
 static inline bool mte_is_leaf(const struct maple_enode *enode)
@@ -652,7 +658,7 @@ static __always_inline bool mas_walk_bounds(struct ma_state *mas, void *root,
 		npiv = alloc && !leaf ? MAPLE_ARANGE64_SLOTS - 1 :
 					MAPLE_RANGE64_SLOTS - 1;
 		pivots = (unsigned long *)node + 1;
-		p = ma_find_pivot(node, npiv, index);
+		p = ma_find_pivot(node, npiv, index, rcu && leaf);
 		/*
 		 * Read all of it before the node is checked to be live.  At
 		 * the node's edges these words are the parent word and
@@ -1118,7 +1124,7 @@ static __always_inline bool mt_lookup(struct maple_tree *mt, void *root,
 		leaf = mte_is_leaf(enode);
 		npiv = alloc && !leaf ? MAPLE_ARANGE64_SLOTS - 1 :
 					MAPLE_RANGE64_SLOTS - 1;
-		p = ma_find_pivot(node, npiv, index);
+		p = ma_find_pivot(node, npiv, index, rcu && leaf);
 		entry = mt_slot(mt, (void __rcu **)(p + npiv), 0);
 		if (rcu && unlikely(ma_dead_node(node)))
 			return false;
@@ -2138,7 +2144,7 @@ static __always_inline bool mt_slot_overwrite(struct maple_tree *mt,
 		npiv = alloc && !leaf ? MAPLE_ARANGE64_SLOTS - 1 :
 					MAPLE_RANGE64_SLOTS - 1;
 		pivots = (unsigned long *)node + 1;
-		p = ma_find_pivot(node, npiv, index);
+		p = ma_find_pivot(node, npiv, index, false);
 		lo = p != pivots ? p[-1] : below;
 		hi = p != pivots + npiv ? p[0] : max;
 		slot = (void __rcu **)(p + npiv);
@@ -2246,7 +2252,7 @@ mt_wr_find_leaf(struct maple_tree *mt, unsigned long index,
 		if (mte_is_leaf(enode))
 			break;
 		pivots = (unsigned long *)node + 1;
-		p = ma_find_pivot(node, npiv, index);
+		p = ma_find_pivot(node, npiv, index, false);
 		below = p != pivots ? p[-1] : below;
 		max = p != pivots + npiv ? p[0] : max;
 		enode = mt_slot_locked(mt, (void __rcu **)(p + npiv), 0);
