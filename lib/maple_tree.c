@@ -287,56 +287,72 @@ static inline bool ma_dead_node(const struct maple_node *node)
 }
 
 
+/*
+ * Pivot loads.  A leaf's pivot may move under an RCU reader (one boundary
+ * moved in place), so readers load leaf pivots with READ_ONCE(): @once.
+ * Internal nodes are never changed in place, and writers hold the lock.
+ */
+#define MA_PIVOT(pivots, i, once)	\
+	((once) ? READ_ONCE((pivots)[i]) : (pivots)[i])
+
 /* The last index covered by @offset of a node ending at @max. */
-static inline unsigned long ma_pivot_max(const unsigned long *pivots,
-					 enum maple_type type,
-					 unsigned char offset, unsigned long max)
+static __always_inline unsigned long __ma_pivot_max(const unsigned long *pivots,
+						   enum maple_type type,
+						   unsigned char offset,
+						   unsigned long max, bool once)
 {
 	if (offset < mt_pivots[type])
-		return READ_ONCE(pivots[offset]);
+		return MA_PIVOT(pivots, offset, once);
 	return max;
 }
 
 /* The first index covered by @offset of a node starting at @min. */
-static inline unsigned long ma_pivot_min(const unsigned long *pivots,
-					 unsigned char offset,
-					 unsigned long min)
+static __always_inline unsigned long __ma_pivot_min(const unsigned long *pivots,
+						   unsigned char offset,
+						   unsigned long min, bool once)
 {
-	return offset ? READ_ONCE(pivots[offset - 1]) + 1 : min;
+	return offset ? MA_PIVOT(pivots, offset - 1, once) + 1 : min;
 }
+
+#define ma_pivot_max(pivots, type, offset, max)	\
+	__ma_pivot_max(pivots, type, offset, max, false)
+#define ma_pivot_min(pivots, offset, min)	\
+	__ma_pivot_min(pivots, offset, min, false)
 
 /*
  * The slot of a node that holds @index: the number of pivots below it.
  * Unused pivots hold the node's maximum, so the pivots never decrease and
  * a branch-free binary search over all of them works.
  */
-static __always_inline unsigned char ma_offset(const unsigned long *pivots,
-					       enum maple_type type,
-					       unsigned long index)
+static __always_inline unsigned char __ma_offset(const unsigned long *pivots,
+						 enum maple_type type,
+						 unsigned long index, bool once)
 {
 	unsigned long offset;
 
 #if MAPLE_RANGE64_SLOTS == 16 && MAPLE_ARANGE64_SLOTS == 10
 	if (likely(type != maple_arange_64)) {
-		offset = (READ_ONCE(pivots[7]) < index) << 3;
-		offset += (READ_ONCE(pivots[offset + 3]) < index) << 2;
-		offset += (READ_ONCE(pivots[offset + 1]) < index) << 1;
-		offset += READ_ONCE(pivots[offset]) < index;
+		offset = (MA_PIVOT(pivots, 7, once) < index) << 3;
+		offset += (MA_PIVOT(pivots, offset + 3, once) < index) << 2;
+		offset += (MA_PIVOT(pivots, offset + 1, once) < index) << 1;
+		offset += MA_PIVOT(pivots, offset, once) < index;
 		return offset;
 	}
-	if (READ_ONCE(pivots[7]) < index)
-		return 8 + (READ_ONCE(pivots[8]) < index);
-	offset = (READ_ONCE(pivots[3]) < index) << 2;
-	offset += (READ_ONCE(pivots[offset + 1]) < index) << 1;
-	offset += READ_ONCE(pivots[offset]) < index;
+	if (MA_PIVOT(pivots, 7, once) < index)
+		return 8 + (MA_PIVOT(pivots, 8, once) < index);
+	offset = (MA_PIVOT(pivots, 3, once) < index) << 2;
+	offset += (MA_PIVOT(pivots, offset + 1, once) < index) << 1;
+	offset += MA_PIVOT(pivots, offset, once) < index;
 	return offset;
 #else
 	for (offset = 0; offset < mt_pivots[type]; offset++)
-		if (index <= READ_ONCE(pivots[offset]))
+		if (index <= MA_PIVOT(pivots, offset, once))
 			break;
 	return offset;
 #endif
 }
+
+#define ma_offset(pivots, type, index)	__ma_offset(pivots, type, index, false)
 
 /*
  * The offset of the last used slot.  The last used slot ends at @max and,
@@ -758,8 +774,8 @@ static void *mas_step_next(struct ma_state *mas)
 		unsigned char offset = mas->offset + 1;
 		unsigned long last;
 
-		last = ma_pivot_max(ma_pivots(node, type), type, offset,
-				    mas->max);
+		last = __ma_pivot_max(ma_pivots(node, type), type, offset,
+				      mas->max, true);
 		entry = mt_slot(mas->tree, ma_slots(node, type), offset);
 		if (likely(!ma_dead_node(node))) {
 			mas->offset = offset;
@@ -787,7 +803,8 @@ static void *mas_step_prev(struct ma_state *mas)
 		unsigned char offset = mas->offset - 1;
 		unsigned long first;
 
-		first = ma_pivot_min(ma_pivots(node, type), offset, mas->min);
+		first = __ma_pivot_min(ma_pivots(node, type), offset, mas->min,
+				       true);
 		entry = mt_slot(mas->tree, ma_slots(node, type), offset);
 		if (likely(!ma_dead_node(node))) {
 			mas->offset = offset;
@@ -3369,22 +3386,26 @@ static inline bool mt_gap_node_died(const struct mt_gap_search *gs,
 	return gs->rcu && unlikely(ma_dead_node(node));
 }
 
-/* 1: found; 0: no room below @enode; -EAGAIN: a node died, start again. */
 static int mt_gap_search_node(struct mt_gap_search *gs,
 			      struct maple_enode *enode,
-			      unsigned long min, unsigned long max)
+			      unsigned long min, unsigned long max);
+
+/* One node of the search; @leaf is a constant in each copy. */
+static __always_inline int mt_gap_scan(struct mt_gap_search *gs,
+				       struct maple_node *node,
+				       enum maple_type type,
+				       unsigned long min, unsigned long max,
+				       bool leaf)
 {
-	struct maple_node *node = mte_to_node(enode);
-	enum maple_type type = mte_node_type(enode);
 	unsigned long *pivots = ma_pivots(node, type);
 	unsigned long *gaps = ma_gaps(node, type);
 	void __rcu **slots = ma_slots(node, type);
-	unsigned char end = ma_data_end(node, type, max);
+	unsigned char end = __ma_offset(pivots, type, max, leaf);
 	int i, step = gs->rev ? -1 : 1, ret;
 
 	for (i = gs->rev ? end : 0; i >= 0 && i <= end; i += step) {
-		unsigned long first = ma_pivot_min(pivots, i, min);
-		unsigned long last = ma_pivot_max(pivots, type, i, max);
+		unsigned long first = __ma_pivot_min(pivots, i, min, leaf);
+		unsigned long last = __ma_pivot_max(pivots, type, i, max, leaf);
 		void *slot;
 
 		if (last < gs->min) {
@@ -3398,7 +3419,7 @@ static int mt_gap_search_node(struct mt_gap_search *gs,
 			continue;
 		}
 		slot = mt_slot(gs->mt, slots, i);
-		if (ma_is_leaf(type)) {
+		if (leaf) {
 			if (slot || !mt_gap_fits(gs, first, last))
 				continue;
 			return mt_gap_node_died(gs, node) ? -EAGAIN : 1;
@@ -3412,6 +3433,19 @@ static int mt_gap_search_node(struct mt_gap_search *gs,
 			return ret;
 	}
 	return mt_gap_node_died(gs, node) ? -EAGAIN : 0;
+}
+
+/* 1: found; 0: no room below @enode; -EAGAIN: a node died, start again. */
+static int mt_gap_search_node(struct mt_gap_search *gs,
+			      struct maple_enode *enode,
+			      unsigned long min, unsigned long max)
+{
+	struct maple_node *node = mte_to_node(enode);
+	enum maple_type type = mte_node_type(enode);
+
+	if (ma_is_leaf(type))
+		return mt_gap_scan(gs, node, type, min, max, true);
+	return mt_gap_scan(gs, node, type, min, max, false);
 }
 
 static int mas_empty_area_common(struct ma_state *mas, unsigned long min,
