@@ -374,11 +374,12 @@ static inline unsigned char ma_data_end(struct maple_node *node,
  * words are the parent word (before pivot[0]) and slot[0] (after the last
  * pivot), still inside the node, so a walk loads all three without a
  * branch and picks the node's own bounds instead where the offset says.
+ * @once: the node is a leaf read under RCU (see MA_PIVOT()).
  */
 static __always_inline unsigned long *ma_find_pivot(struct maple_node *node,
 						    unsigned char npiv,
 						    unsigned long index,
-						    bool rcu)
+						    bool once)
 {
 	unsigned long *p = (unsigned long *)node + 1;
 
@@ -387,31 +388,27 @@ static __always_inline unsigned long *ma_find_pivot(struct maple_node *node,
 		     sizeof(void *) * MAPLE_RANGE64_SLOTS);
 	BUILD_BUG_ON(offsetof(struct maple_arange_64, slot) !=
 		     sizeof(void *) * MAPLE_ARANGE64_SLOTS);
-
-/* RCU readers of a leaf may meet a pivot moving (a boundary moved in place). */
-#define MA_LOAD(x)	(rcu ? READ_ONCE(x) : (x))
 #if MAPLE_RANGE64_SLOTS == 16 && MAPLE_ARANGE64_SLOTS == 10
-	if (npiv == MAPLE_ARANGE64_SLOTS - 1 && MA_LOAD(p[7]) < index)
-		return p + 8 + (MA_LOAD(p[8]) < index);
-	if (npiv == MAPLE_RANGE64_SLOTS - 1 && MA_LOAD(p[7]) < index)
+	if (npiv == MAPLE_ARANGE64_SLOTS - 1 && MA_PIVOT(p, 7, once) < index)
+		return p + 8 + (MA_PIVOT(p, 8, once) < index);
+	if (npiv == MAPLE_RANGE64_SLOTS - 1 && MA_PIVOT(p, 7, once) < index)
 		p += 8;
-	if (MA_LOAD(p[3]) < index)
+	if (MA_PIVOT(p, 3, once) < index)
 		p += 4;
-	if (MA_LOAD(p[1]) < index)
+	if (MA_PIVOT(p, 1, once) < index)
 		p += 2;
-	if (MA_LOAD(p[0]) < index)
+	if (MA_PIVOT(p, 0, once) < index)
 		p += 1;
 	return p;
 #else
 	unsigned char offset;
 
 	for (offset = 0; offset < npiv; offset++)
-		if (index <= MA_LOAD(p[offset]))
+		if (index <= MA_PIVOT(p, offset, once))
 			break;
 	return p + offset;
 #endif
 }
-#undef MA_LOAD
 
 /* Leaves are the types below maple_range_64: bit 1 of the type is clear. */
 static inline bool mte_is_leaf(const struct maple_enode *enode)
@@ -1792,42 +1789,52 @@ static void mt_wr_replace(struct mt_wr *wr, unsigned char depth,
 		mt_wr_update_gaps(wr, depth - 1, gap);
 }
 
+/* The child of @parent at @offset as a level of its own. */
+static void mt_wr_child(struct mt_wr *wr, const struct mt_level *parent,
+			unsigned char offset, struct mt_level *child)
+{
+	unsigned long *pivots = ma_pivots(parent->node, parent->type);
+	struct maple_enode *enode;
+
+	enode = mt_slot_locked(wr->mt, ma_slots(parent->node, parent->type),
+			       offset);
+	child->node = mte_to_node(enode);
+	child->type = mte_node_type(enode);
+	child->min = ma_pivot_min(pivots, offset, parent->min);
+	child->max = ma_pivot_max(pivots, parent->type, offset, parent->max);
+	child->end = ma_data_end(child->node, child->type, child->max);
+	child->offset = 0;
+}
+
+/* Put all of @sib's entries in front of the list. */
+static void mt_big_prepend(struct mt_wr *wr, const struct mt_level *sib)
+{
+	struct mt_big *big = &wr->big;
+	unsigned char count = sib->end + 1, n = big->n;
+
+	memmove(big->pivot + count, big->pivot, n * sizeof(big->pivot[0]));
+	memmove(big->slot + count, big->slot, n * sizeof(big->slot[0]));
+	memmove(big->gap + count, big->gap, n * sizeof(big->gap[0]));
+	big->n = 0;
+	mt_big_copy(wr, sib, 0, sib->end);
+	big->n = n + count;
+}
+
 /* Prepend the left sibling of l[@depth] to the list if all fits a node. */
 static void mt_wr_absorb_left(struct mt_wr *wr, unsigned char depth,
 			      enum maple_type type)
 {
 	struct mt_level *parent = &wr->l[depth - 1];
-	struct mt_level *l = &wr->l[depth];
 	struct mt_level sib;
-	unsigned long *pivots = ma_pivots(parent->node, parent->type);
-	struct maple_enode *enode;
-	struct mt_big *big = &wr->big;
-	unsigned char count, offset, n;
 
 	if (!parent->offset)
 		return;
-	offset = parent->offset - 1;
-	enode = mt_slot_locked(wr->mt, ma_slots(parent->node, parent->type),
-			       offset);
-	sib.node = mte_to_node(enode);
-	sib.type = mte_node_type(enode);
-	sib.min = ma_pivot_min(pivots, offset, parent->min);
-	sib.max = pivots[offset];
-	sib.end = ma_data_end(sib.node, sib.type, sib.max);
-	sib.offset = 0;
-	count = sib.end + 1;
-	if (count + big->n > mt_slots[type])
+	mt_wr_child(wr, parent, parent->offset - 1, &sib);
+	if (sib.end + 1 + wr->big.n > mt_slots[type])
 		return;
-
-	n = big->n;
-	memmove(big->pivot + count, big->pivot, n * sizeof(big->pivot[0]));
-	memmove(big->slot + count, big->slot, n * sizeof(big->slot[0]));
-	memmove(big->gap + count, big->gap, n * sizeof(big->gap[0]));
-	big->n = 0;
-	mt_big_copy(wr, &sib, 0, sib.end);
-	big->n = n + count;
-	*l = sib;
-	parent->offset = offset;
+	mt_big_prepend(wr, &sib);
+	wr->l[depth] = sib;
+	parent->offset--;
 }
 
 /* Split the list in two, @first to the left; a leaf not ending on NULL. */
@@ -1845,23 +1852,6 @@ static void mt_wr_set_split(struct mt_wr *wr, enum maple_type type, int first)
 	/* Neither half under the minimum (a small last sibling taken in). */
 	first = clamp(first, min, big->n - min);
 	wr->split_first = first;
-}
-
-/* The child of @parent at @offset as a level of its own. */
-static void mt_wr_child(struct mt_wr *wr, const struct mt_level *parent,
-			unsigned char offset, struct mt_level *child)
-{
-	unsigned long *pivots = ma_pivots(parent->node, parent->type);
-	struct maple_enode *enode;
-
-	enode = mt_slot_locked(wr->mt, ma_slots(parent->node, parent->type),
-			       offset);
-	child->node = mte_to_node(enode);
-	child->type = mte_node_type(enode);
-	child->min = ma_pivot_min(pivots, offset, parent->min);
-	child->max = ma_pivot_max(pivots, parent->type, offset, parent->max);
-	child->end = ma_data_end(child->node, child->type, child->max);
-	child->offset = 0;
 }
 
 /*
@@ -1887,15 +1877,7 @@ static void mt_wr_push_or_halve(struct mt_wr *wr, unsigned char depth,
 		mt_wr_child(wr, parent, parent->offset - 1, &sib);
 		count = sib.end + 1;
 		if (n + count <= limit) {
-			memmove(big->pivot + count, big->pivot,
-				n * sizeof(big->pivot[0]));
-			memmove(big->slot + count, big->slot,
-				n * sizeof(big->slot[0]));
-			memmove(big->gap + count, big->gap,
-				n * sizeof(big->gap[0]));
-			big->n = 0;
-			mt_big_copy(wr, &sib, 0, sib.end);
-			big->n = n + count;
+			mt_big_prepend(wr, &sib);
 			*l = sib;
 			parent->offset--;
 			first = cap - 1;
