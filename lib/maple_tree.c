@@ -2221,6 +2221,7 @@ struct mt_leaf_wr {
 	unsigned char at;		/* the one slot or pivot that changes */
 	unsigned char k, m;		/* MT_LEAF_REWRITE: old slots replaced */
 	enum mt_leaf_kind kind;
+	unsigned char single;		/* MA_STATE_SINGLE_*: a single store */
 	unsigned long first, last;	/* the stored range, NULLs merged */
 	void *content;			/* what was at the first index */
 	unsigned long gap;		/* largest NULL range of the new leaf */
@@ -2266,6 +2267,15 @@ mt_wr_find_leaf(struct maple_tree *mt, unsigned long index,
  * the tree lock is held until mas_store_prealloc(), which starts there.
  */
 #define MA_STATE_LEAF_WALKED	0x02
+
+/*
+ * mas_preallocate() found a single store (see mt_leaf_single_fits()) and
+ * left its slot or pivot in mas->offset: the store needs no analysis.
+ */
+#define MA_STATE_SINGLE		0x18
+#define MA_STATE_SINGLE_SLOT	0x08	/* the entry into slot offset */
+#define MA_STATE_SINGLE_LAST	0x10	/* pivot offset moves to mas->last */
+#define MA_STATE_SINGLE_BEFORE	0x18	/* pivot offset moves below index */
 
 /* Point @mas at the leaf holding mas->index; false if there is none. */
 static bool mas_wr_find_leaf(struct ma_state *mas)
@@ -2327,142 +2337,134 @@ static unsigned long mt_leaf_wr_gap(const struct mt_leaf_wr *lw)
 }
 
 /*
- * The writes that are one store into the leaf as it is: the exact range
- * of one slot gets a new entry (MT_LEAF_SLOT), or one boundary moves
- * (MT_LEAF_PIVOT) because the new range covers a whole slot and the head
- * of the next (brk() growing) or the tail of the one before (a stack
- * growing down), or a NULL covers the tail of a slot before a NULL (brk()
- * shrinking) or the head of one after a NULL.  Adjacent non-NULL ranges
- * never merge, so only a NULL may join a neighbour it does not cover.
+ * The writes that are one store into the leaf as it is, named by the
+ * mas_flags value mas_preallocate() records them with, at slot @at:
+ *  - MA_STATE_SINGLE_SLOT: the exact range of slot @at gets a new entry;
+ *  - MA_STATE_SINGLE_LAST: pivot @at moves up to @last, slot @at's entry
+ *    taking the head of slot @at + 1 (brk() growing; or a NULL over the
+ *    head of a slot after a NULL);
+ *  - MA_STATE_SINGLE_BEFORE: pivot @at moves down to @index - 1, slot
+ *    @at + 1's entry taking the tail of slot @at (a stack growing down; or
+ *    a NULL over the tail of a slot before a NULL, brk() shrinking).
+ * Adjacent non-NULL ranges never merge, so only a NULL may join a
+ * neighbour it does not cover.  Whether the store of @entry over
+ * [@index, @last] into @node (a leaf over [@min, @max]) is the one of kind
+ * @flag at @at: the conditions are complete, so that mas_store_prealloc()
+ * can check a recorded kind with them and no more.
  */
-static bool mt_leaf_single_store(struct maple_tree *mt, struct mt_leaf_wr *lw,
-				 unsigned long index, unsigned long last,
-				 void *entry, unsigned char k)
+static __always_inline bool mt_leaf_single_fits(struct maple_tree *mt,
+						struct maple_node *node,
+						unsigned long min,
+						unsigned long max,
+						unsigned char flag,
+						unsigned char at,
+						unsigned long index,
+						unsigned long last,
+						void *entry)
 {
-	struct maple_node *node = lw->node;
 	unsigned long *pivots = node->mr64.pivot;
 	void __rcu **slots = node->mr64.slot;
-	unsigned char end = lw->end;
-	unsigned long first_k = ma_pivot_min(pivots, k, lw->min);
-	unsigned long last_k = ma_pivot_max(pivots, maple_leaf_64, k, lw->max);
-	void *next = k < end ? mt_slot_locked(mt, slots, k + 1) : NULL;
+	unsigned long lo = ma_pivot_min(pivots, at, min);
+	unsigned long hi = ma_pivot_max(pivots, maple_leaf_64, at, max);
+	unsigned long next_hi;
 
-	/* A root leaf of one or two ranges may have to give way to no node. */
-	if (ma_is_root(node) && end < 2)
-		return false;
-	if (index == first_k && last == last_k) {
-		/* A NULL must not end up beside another NULL, nor at an edge. */
-		if (!entry && (!k || k == end || !next ||
-			       !mt_slot_locked(mt, slots, k - 1)))
+	/*
+	 * Slot @at ends at the leaf's maximum only if it is the last used
+	 * one: a pivot store needs a slot after it, a NULL an entry on both
+	 * sides.
+	 */
+	if (flag == MA_STATE_SINGLE_SLOT) {
+		if (index != lo || last != hi)
 			return false;
-		lw->kind = MT_LEAF_SLOT;
-		lw->at = k;
-		lw->first = index;
-		lw->last = last;
-		return true;
+		return entry || (at && hi != max &&
+				 mt_slot_locked(mt, slots, at - 1) &&
+				 mt_slot_locked(mt, slots, at + 1));
 	}
-	if (k < end && last > last_k && index == first_k &&
-	    entry == lw->content &&
-	    last < ma_pivot_max(pivots, maple_leaf_64, k + 1, lw->max)) {
-		/* [index, last] covers slot k and the head of slot k + 1. */
-		lw->first = first_k;
-		lw->last = last;
-		lw->piv = last;
-	} else if (last == last_k && k < end && !entry && !next &&
-		   index > first_k) {
-		/* A NULL over the tail of slot k joins the NULL after it. */
-		lw->first = index;
-		lw->last = ma_pivot_max(pivots, maple_leaf_64, k + 1, lw->max);
-		lw->piv = index - 1;
-	} else if (k < end && index > first_k && entry == next &&
-		   last == ma_pivot_max(pivots, maple_leaf_64, k + 1,
-					lw->max)) {
-		/* Slot k + 1's entry again, down over the tail of slot k. */
-		lw->first = index;
-		lw->last = last;
-		lw->piv = index - 1;
-	} else if (k && index == first_k && last < last_k && !entry &&
-		   !mt_slot_locked(mt, slots, k - 1)) {
-		/* A NULL over the head of slot k joins the NULL before it. */
-		lw->kind = MT_LEAF_PIVOT;
-		lw->at = k - 1;
-		lw->first = ma_pivot_min(pivots, k - 1, lw->min);
-		lw->last = last;
-		lw->piv = last;
-		return true;
-	} else {
+	if (hi == max || at >= MAPLE_RANGE64_SLOTS - 1)
 		return false;
-	}
-	lw->kind = MT_LEAF_PIVOT;
-	lw->at = k;
-	return true;
+	next_hi = ma_pivot_max(pivots, maple_leaf_64, at + 1, max);
+	if (flag == MA_STATE_SINGLE_LAST)
+		return entry == mt_slot_locked(mt, slots, at) &&
+		       hi < last && last < next_hi &&
+		       (index == lo || (!entry && index == hi + 1));
+	return entry == mt_slot_locked(mt, slots, at + 1) &&
+	       lo < index && index <= hi &&
+	       (last == next_hi || (!entry && last == hi));
+}
+
+/* A root leaf of one or two ranges may have to give way to no node. */
+static inline bool mt_leaf_root_few(struct maple_node *node,
+				    unsigned long max)
+{
+	return unlikely(ma_is_root(node)) &&
+	       ma_data_end(node, maple_leaf_64, max) < 2;
 }
 
 /*
- * The leaf's largest gap after a single store, from the gap its parent
- * records and the one or two ranges that change; the whole leaf is looked
- * at only when the largest NULL range shrinks or goes.
+ * The single store of @entry over [@index, @last] into @node, whose slot
+ * @k holds @index: its kind (0 if it is none) and its slot in @at.  None
+ * in a root leaf of few ranges.
  */
-static unsigned long mt_leaf_single_gap(struct maple_tree *mt,
-					struct mt_leaf_wr *lw)
+static __always_inline unsigned char
+mt_leaf_single_kind(struct maple_tree *mt, struct maple_node *node,
+		    unsigned long min, unsigned long max, unsigned char k,
+		    unsigned long index, unsigned long last, void *entry,
+		    unsigned char *at)
 {
-	unsigned char k = lw->at;
-	void *entry = lw->entry;
-	struct maple_node *node = lw->node;
-	unsigned long *pivots = node->mr64.pivot;
-	void __rcu **slots = node->mr64.slot;
-	unsigned long old_gap, first, size, grown = 0;
-	unsigned char i, lo = k, hi = k;
-	bool shrunk = false;
+	unsigned char flag = 0;
 
-	if (ma_is_root(node))
-		return 0;	/* nobody records it */
-	old_gap = ma_parent(node)->ma64.gap[ma_parent_slot(node)];
-	if (lw->kind == MT_LEAF_PIVOT)
-		hi = k + 1;
-	for (i = lo; i <= hi; i++) {
-		void *old = mt_slot_locked(mt, slots, i);
-		void *now = lw->kind == MT_LEAF_SLOT ? entry : old;
+	if (mt_leaf_root_few(node, max))
+		return 0;
+	*at = k;
+	if (mt_leaf_single_fits(mt, node, min, max, MA_STATE_SINGLE_SLOT, k,
+				index, last, entry))
+		flag = MA_STATE_SINGLE_SLOT;
+	else if (mt_leaf_single_fits(mt, node, min, max, MA_STATE_SINGLE_LAST,
+				     k, index, last, entry))
+		flag = MA_STATE_SINGLE_LAST;
+	else if (mt_leaf_single_fits(mt, node, min, max,
+				     MA_STATE_SINGLE_BEFORE, k, index, last,
+				     entry))
+		flag = MA_STATE_SINGLE_BEFORE;
+	/* A NULL over the head of slot k joins the NULL before it. */
+	else if (k && !entry &&
+		 mt_leaf_single_fits(mt, node, min, max, MA_STATE_SINGLE_LAST,
+				     k - 1, index, last, entry))
+		flag = MA_STATE_SINGLE_LAST, *at = k - 1;
+	return flag;
+}
 
-		first = ma_pivot_min(pivots, i, lw->min);
-		size = ma_pivot_max(pivots, maple_leaf_64, i, lw->max) -
-			first + 1;
-		if (!old && size == old_gap)
-			shrunk = true;	/* the largest may shrink */
-		if (lw->kind == MT_LEAF_PIVOT) {
-			first = i == k + 1 ? lw->piv + 1 : first;
-			size = (i == k ? lw->piv :
-				ma_pivot_max(pivots, maple_leaf_64, i,
-					     lw->max)) - first + 1;
-		}
-		if (!now && size > grown)
-			grown = size;
+/*
+ * A single store of kind @flag at @at into the leaf of @lw: what it will
+ * do, as the one-leaf write records it.
+ */
+static __always_inline void mt_leaf_single_set(struct maple_tree *mt,
+					       struct mt_leaf_wr *lw,
+					       unsigned char flag,
+					       unsigned char at,
+					       unsigned long index,
+					       unsigned long last)
+{
+	unsigned long *pivots = lw->node->mr64.pivot;
+
+	lw->single = flag;
+	lw->at = at;
+	lw->first = index;
+	lw->last = last;
+	lw->kind = MT_LEAF_PIVOT;
+	if (flag == MA_STATE_SINGLE_SLOT) {
+		lw->kind = MT_LEAF_SLOT;
+	} else if (flag == MA_STATE_SINGLE_LAST) {
+		lw->first = ma_pivot_min(pivots, at, lw->min);
+		lw->piv = last;
+	} else {
+		lw->last = ma_pivot_max(pivots, maple_leaf_64, at + 1,
+					lw->max);
+		lw->piv = index - 1;
 	}
-	if (grown >= old_gap)
-		return grown;
-	if (!shrunk)
-		return old_gap;
-	/*
-	 * The largest range shrank.  If it is still at least as large as
-	 * everything else in the leaf put together, it is still the largest
-	 * (brk() beside the top of the address space: no scan).
-	 */
-	if (grown >= (lw->max - lw->min + 1) - grown)
-		return grown;
-
-	lw->count = 0;
-	for (i = 0; i <= lw->end; i++) {
-		unsigned long piv = ma_pivot_max(pivots, maple_leaf_64, i,
-						 lw->max);
-		void *slot = mt_slot_locked(mt, slots, i);
-
-		if (i == k && lw->kind == MT_LEAF_PIVOT)
-			piv = lw->piv;
-		if (i == k && lw->kind == MT_LEAF_SLOT)
-			slot = entry;
-		mt_leaf_push(lw, piv, slot);
-	}
-	return mt_leaf_wr_gap(lw);
+	/* @index is in slot @at, but for a NULL over the head of the next. */
+	lw->content = mt_slot_locked(mt, lw->node->mr64.slot,
+				     at + (index != lw->first));
 }
 
 /*
@@ -2585,17 +2587,24 @@ static bool mt_leaf_prepare(struct ma_state *mas, void *entry,
 	lw->max = mas->max;
 	if (last > lw->max)
 		return false;
+	k = mas->offset;
+	lw->node = node;
+	lw->entry = entry;
+	lw->single = mt_leaf_single_kind(mt, node, lw->min, lw->max, k, index,
+					 last, entry, &at);
+	if (lw->single) {
+		lw->at = at;
+		if (!count_only)
+			mt_leaf_single_set(mt, lw, lw->single, at, index,
+					   last);
+		return true;
+	}
+
 	pivots = node->mr64.pivot;
 	slots = node->mr64.slot;
 	end = ma_data_end(node, maple_leaf_64, lw->max);
-	k = mas->offset;
-	lw->node = node;
 	lw->end = end;
 	lw->content = mt_slot_locked(mt, slots, k);
-
-	lw->entry = entry;
-	if (mt_leaf_single_store(mt, lw, index, last, entry, k))
-		return true;
 
 	/*
 	 * The new contents: slots 0..k-1, the head of slot k, the entry, the
@@ -2796,6 +2805,71 @@ static void mt_leaf_split_last(struct maple_tree *mt, struct mt_leaf_wr *lw,
 	}
 }
 
+/*
+ * The largest gap of a leaf over [@min, @max] after a single store changed
+ * one NULL range from @was to @now indices (0: not NULL), given its largest
+ * gap before, @old_gap.  The leaf is scanned only when its largest NULL
+ * range shrank or went and the new one does not dominate the leaf.
+ */
+static unsigned long mt_leaf_gap_after(struct maple_node *node,
+				       unsigned long min, unsigned long max,
+				       unsigned long old_gap, unsigned long was,
+				       unsigned long now)
+{
+	if (now >= old_gap)
+		return now;
+	if (was < old_gap)
+		return old_gap;
+	/* brk() beside the top of the address space: no scan. */
+	if (now >= (max - min + 1) - now)
+		return now;
+	return mt_leaf_gap(node->mr64.slot, node->mr64.pivot, maple_leaf_64,
+			   ma_data_end(node, maple_leaf_64, max), min, max);
+}
+
+/*
+ * Carry out a single store into the leaf @node over [@min, @max]: @entry
+ * into slot @at (MT_LEAF_SLOT) or pivot @at moved to @piv (MT_LEAF_PIVOT),
+ * then, in an allocation tree, the leaf's gap from the one NULL range that
+ * changed.
+ */
+static __always_inline void
+mt_leaf_single_commit(struct maple_tree *mt, struct maple_node *node,
+		      unsigned long min, unsigned long max,
+		      enum mt_leaf_kind kind, unsigned char at, void *entry,
+		      unsigned long piv)
+{
+	unsigned long *pivots = node->mr64.pivot;
+	void __rcu **slots = node->mr64.slot;
+	unsigned long lo = ma_pivot_min(pivots, at, min);
+	unsigned long hi = ma_pivot_max(pivots, maple_leaf_64, at, max);
+	unsigned long was = 0, now = 0, next_hi, old_gap;
+
+	if (kind == MT_LEAF_SLOT) {
+		if (!mt_slot_locked(mt, slots, at))
+			was = hi - lo + 1;
+		rcu_assign_pointer(slots[at], entry);
+		if (!entry)
+			now = hi - lo + 1;
+	} else {
+		WRITE_ONCE(pivots[at], piv);
+		if (!mt_slot_locked(mt, slots, at)) {
+			was = hi - lo + 1;
+			now = piv - lo + 1;
+		} else if (!mt_slot_locked(mt, slots, at + 1)) {
+			next_hi = ma_pivot_max(pivots, maple_leaf_64, at + 1,
+					       max);
+			was = next_hi - hi;
+			now = next_hi - piv;
+		}
+	}
+	if (was == now || !mt_is_alloc(mt) || ma_is_root(node))
+		return;
+	old_gap = ma_parent(node)->ma64.gap[ma_parent_slot(node)];
+	mt_gap_push_up(node, mt_leaf_gap_after(node, min, max, old_gap, was,
+					       now));
+}
+
 /* Carry out a prepared one-leaf write; @new is a node if one is needed. */
 static void mt_leaf_commit(struct maple_tree *mt, struct mt_leaf_wr *lw,
 			   struct maple_node *new)
@@ -2803,25 +2877,19 @@ static void mt_leaf_commit(struct maple_tree *mt, struct mt_leaf_wr *lw,
 	struct maple_node *node = lw->node;
 	bool alloc = mt_is_alloc(mt);
 
-	if (lw->kind == MT_LEAF_SPLIT_LAST) {
+	switch (lw->kind) {
+	case MT_LEAF_SPLIT_LAST:
 		mt_leaf_split_last(mt, lw, new);
 		return;
-	}
-
-	/* The gap is worked out from the leaf as it is, before the store. */
-	if (alloc)
-		lw->gap = lw->kind == MT_LEAF_REWRITE ?
-			  mt_leaf_rewrite_gap(mt, lw) :
-			  mt_leaf_single_gap(mt, lw);
-
-	switch (lw->kind) {
 	case MT_LEAF_SLOT:
-		rcu_assign_pointer(node->mr64.slot[lw->at], lw->entry);
-		break;
 	case MT_LEAF_PIVOT:
-		WRITE_ONCE(node->mr64.pivot[lw->at], lw->piv);
-		break;
+		mt_leaf_single_commit(mt, node, lw->min, lw->max, lw->kind,
+				      lw->at, lw->entry, lw->piv);
+		return;
 	case MT_LEAF_REWRITE:
+		/* The gap is worked out from the leaf before the store. */
+		if (alloc)
+			lw->gap = mt_leaf_rewrite_gap(mt, lw);
 		if (!new) {
 			/* Nobody reads beside us: rewrite the leaf in place. */
 			mt_leaf_fill(node, lw);
@@ -2842,11 +2910,42 @@ static void mt_leaf_commit(struct maple_tree *mt, struct mt_leaf_wr *lw,
 		mt_retire_node(mt, node);
 		node = new;
 		break;
-	case MT_LEAF_SPLIT_LAST:	/* done above */
-		break;
 	}
 	if (alloc)
 		mt_gap_push_up(node, lw->gap);
+}
+
+/*
+ * The single store mas_preallocate() recorded, checked against the leaf
+ * and the range as they are now (they are as they were, unless the caller
+ * changed the state in between) and carried out without the analysis.
+ * False: the store goes the usual way, from a new walk.
+ */
+static bool mas_wr_single_prepared(struct ma_state *mas, void *entry,
+				   void **content)
+{
+	unsigned char flag = mas->mas_flags & MA_STATE_SINGLE;
+	struct maple_tree *mt = mas->tree;
+	struct mt_leaf_wr lw;
+
+	mas->mas_flags &= ~(MA_STATE_SINGLE | MA_STATE_LEAF_WALKED);
+	if (!mas_is_active(mas) || !mte_is_leaf(mas->node))
+		return false;
+	lw.node = mte_to_node(mas->node);
+	lw.min = mas->min;
+	lw.max = mas->max;
+	if (!mt_leaf_single_fits(mt, lw.node, lw.min, lw.max, flag,
+				 mas->offset, mas->index, mas->last, entry) ||
+	    mt_leaf_root_few(lw.node, lw.max))
+		return false;
+	mt_leaf_single_set(mt, &lw, flag, mas->offset, mas->index, mas->last);
+	mt_leaf_single_commit(mt, lw.node, lw.min, lw.max, lw.kind, lw.at,
+			      entry, lw.piv);
+	mas->index = lw.first;
+	mas->last = lw.last;
+	mas->node = MAS_PAUSE;
+	*content = lw.content;
+	return true;
 }
 
 /*
@@ -2923,6 +3022,9 @@ static inline void *mas_wr_store(struct ma_state *mas, void *entry)
 		mas_set_err(mas, -EINVAL);
 		return NULL;
 	}
+	if ((mas->mas_flags & MA_STATE_SINGLE) &&
+	    mas_wr_single_prepared(mas, entry, &content))
+		return content;
 	if (mas_wr_leaf_fast(mas, entry, &content))
 		return content;
 	return mas_wr_store_slow(mas, entry);
@@ -3018,8 +3120,14 @@ int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
 	if (unlikely(mas->index > mas->last))
 		return -EINVAL;
 	if (mt_leaf_prepare(mas, entry, &lw, true)) {
-		nodes = mt_leaf_needs_node(mas->tree, &lw);
 		mas->mas_flags |= MA_STATE_LEAF_WALKED;
+		nodes = 0;
+		if (lw.single) {
+			mas->mas_flags |= lw.single;
+			mas->offset = lw.at;
+		} else {
+			nodes = mt_leaf_needs_node(mas->tree, &lw);
+		}
 	} else {
 		mas->node = MAS_START;
 		nodes = mas_plan_nodes(mas, entry);

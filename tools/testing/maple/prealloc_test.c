@@ -364,6 +364,79 @@ static void preallocate_start_boundary_move_requests_no_node(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
 }
 
+/*
+ * mas_preallocate() of @entry over [@first, @last], then mas_store() of it
+ * over [@first2, @last2], the caller having moved the range in between.
+ * The store must be the one asked for at the time of the store: what
+ * mas_preallocate() recorded (a slot, one boundary) is checked, not
+ * trusted.  The returned entry is the one that was at @first2.
+ */
+static void prealloc_then_store_other(struct kunit *test, struct ptree *pt,
+				      unsigned long first, unsigned long last,
+				      void *entry, unsigned long first2,
+				      unsigned long last2)
+{
+	MA_STATE(mas, &pt->mt, first, last);
+	char msg[MODEL_MSG_LEN];
+	void *old, *want = model_load(&pt->m, first2);
+	bool err;
+	int ret;
+
+	pt_lock(pt);
+	ret = mas_preallocate(&mas, entry, pt_gfp(pt));
+	mas.index = first2;
+	mas.last = last2;
+	old = ret ? NULL : mas_store(&mas, entry);
+	err = mas_is_err(&mas);
+	mas_destroy(&mas);
+	pt_unlock(pt);
+
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "mas_preallocate([%lu, %lu])",
+			    first, last);
+	KUNIT_EXPECT_FALSE(test, err);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, old, want,
+				"[%lu, %lu] (prepared [%lu, %lu]) <- %p",
+				first2, last2, first, last, entry);
+	model_store_range(&pt->m, first2, last2, entry);
+	if (model_check_write(&pt->mt, &pt->m, first2, last2, msg,
+			      sizeof(msg)))
+		KUNIT_FAIL(test, "[%lu, %lu] (prepared [%lu, %lu]) <- %p: %s",
+			   first2, last2, first, last, entry, msg);
+	KUNIT_EXPECT_EQ(test, mt_validate_errors(&pt->mt), 0);
+}
+
+static void preallocated_single_store_is_checked_at_the_store(struct kunit *test)
+{
+	unsigned int flags = param_flags(test);
+	struct ptree pt;
+
+	three_level_tree(test, &pt, flags);
+	/* A grown end, then grown further: still one boundary. */
+	prealloc_then_store_other(test, &pt, R_FIRST(10), R_LAST(10) + 4096,
+				  val(10), R_FIRST(10), R_LAST(10) + 8192);
+	/* A grown end, then over the start of the next range. */
+	prealloc_then_store_other(test, &pt, R_FIRST(20), R_LAST(20) + 4096,
+				  val(20), R_FIRST(20), R_FIRST(21) + 4095);
+	/* A NULL over a range's tail, then over all of it. */
+	prealloc_then_store_other(test, &pt, R_LAST(30) - 4095, R_LAST(30),
+				  NULL, R_FIRST(30), R_LAST(30));
+	/* A NULL over a range's head, then over its middle. */
+	prealloc_then_store_other(test, &pt, R_FIRST(40), R_FIRST(40) + 4095,
+				  NULL, R_FIRST(40) + 4096, R_FIRST(40) + 4199);
+	/* A range replaced, then the range and a page after it. */
+	prealloc_then_store_other(test, &pt, R_FIRST(50), R_LAST(50), val(99),
+				  R_FIRST(50), R_LAST(50) + 4096);
+	/* A range replaced, then a range in another leaf. */
+	prealloc_then_store_other(test, &pt, R_FIRST(60), R_LAST(60), val(98),
+				  R_FIRST(1500), R_LAST(1500));
+	/* A start moved down, then a NULL gap filled exactly. */
+	prealloc_then_store_other(test, &pt, R_FIRST(70) - 4096, R_LAST(70),
+				  val(70), R_LAST(70) + 1, R_FIRST(71) - 1);
+	pt_expect_model(test, &pt);
+	pt_destroy(&pt);
+	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
+}
+
 static void preallocate_in_leaf_insert_requests_node_only_in_rcu(struct kunit *test)
 {
 	unsigned int flags = param_flags(test);
@@ -872,6 +945,8 @@ static struct kunit_case maple_prealloc_cases[] = {
 	KUNIT_CASE_PARAM(preallocate_end_boundary_move_requests_no_node,
 			 tree_modes_gen_params),
 	KUNIT_CASE_PARAM(preallocate_start_boundary_move_requests_no_node,
+			 tree_modes_gen_params),
+	KUNIT_CASE_PARAM(preallocated_single_store_is_checked_at_the_store,
 			 tree_modes_gen_params),
 	KUNIT_CASE_PARAM(preallocate_in_leaf_insert_requests_node_only_in_rcu,
 			 tree_modes_gen_params),
