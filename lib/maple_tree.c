@@ -2277,6 +2277,13 @@ mt_wr_find_leaf(struct maple_tree *mt, unsigned long index,
 #define MA_STATE_SINGLE_LAST	0x10	/* pivot offset moves to mas->last */
 #define MA_STATE_SINGLE_BEFORE	0x18	/* pivot offset moves below index */
 
+/*
+ * mas_preallocate() found a one-leaf write that is not a single store: the
+ * store need not look for one (a rewrite of the leaf does any write inside
+ * it, so the mark cannot mislead).
+ */
+#define MA_STATE_LEAF_REWRITE	0x20
+
 /* Point @mas at the leaf holding mas->index; false if there is none. */
 static bool mas_wr_find_leaf(struct ma_state *mas)
 {
@@ -2590,8 +2597,13 @@ static bool mt_leaf_prepare(struct ma_state *mas, void *entry,
 	k = mas->offset;
 	lw->node = node;
 	lw->entry = entry;
-	lw->single = mt_leaf_single_kind(mt, node, lw->min, lw->max, k, index,
-					 last, entry, &at);
+	lw->single = 0;
+	at = k;
+	if (!(mas->mas_flags & MA_STATE_LEAF_REWRITE))
+		lw->single = mt_leaf_single_kind(mt, node, lw->min, lw->max, k,
+						 index, last, entry, &at);
+	else if (!count_only)
+		mas->mas_flags &= ~MA_STATE_LEAF_REWRITE;
 	if (lw->single) {
 		lw->at = at;
 		if (!count_only)
@@ -3119,6 +3131,8 @@ int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
 
 	if (unlikely(mas->index > mas->last))
 		return -EINVAL;
+	/* Nothing recorded by an earlier call applies. */
+	mas->mas_flags &= ~(MA_STATE_SINGLE | MA_STATE_LEAF_REWRITE);
 	if (mt_leaf_prepare(mas, entry, &lw, true)) {
 		mas->mas_flags |= MA_STATE_LEAF_WALKED;
 		nodes = 0;
@@ -3126,6 +3140,7 @@ int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
 			mas->mas_flags |= lw.single;
 			mas->offset = lw.at;
 		} else {
+			mas->mas_flags |= MA_STATE_LEAF_REWRITE;
 			nodes = mt_leaf_needs_node(mas->tree, &lw);
 		}
 	} else {
