@@ -3461,21 +3461,21 @@ struct mt_gap_search {
 	unsigned long min;
 	unsigned long max;
 	unsigned long size;
-	bool rev;
 	bool rcu;			/* nodes may die while we read them */
 	unsigned long found;		/* first index of the area */
 };
 
 /* Does the NULL range [first, last] hold the area inside [min, max]? */
-static bool mt_gap_fits(struct mt_gap_search *gs, unsigned long first,
-			unsigned long last)
+static __always_inline bool mt_gap_fits(struct mt_gap_search *gs,
+					unsigned long first,
+					unsigned long last, bool rev)
 {
 	unsigned long lo = max(first, gs->min);
 	unsigned long hi = min(last, gs->max);
 
 	if (lo > hi || hi - lo < gs->size - 1)
 		return false;
-	gs->found = gs->rev ? hi - (gs->size - 1) : lo;
+	gs->found = rev ? hi - (gs->size - 1) : lo;
 	return true;
 }
 
@@ -3491,75 +3491,132 @@ static inline bool mt_gap_node_died(const struct mt_gap_search *gs,
 	return gs->rcu && unlikely(ma_dead_node(node));
 }
 
-static int mt_gap_search_node(struct mt_gap_search *gs,
-			      struct maple_enode *enode,
-			      unsigned long min, unsigned long max);
-
-/* One node of the search; @leaf is a constant in each copy. */
-static __always_inline int mt_gap_scan(struct mt_gap_search *gs,
-				       struct maple_node *node,
-				       enum maple_type type,
-				       unsigned long min, unsigned long max,
-				       bool leaf)
+/*
+ * The slots of a node over [@min, @max] to look at, from *@i to *@end:
+ * from the one holding the window's edge the search starts from (its top
+ * for a top-down search) or the node's own first or last used slot if the
+ * window reaches past it.  A top-down search that starts inside the node
+ * needs no end: the slot holding the window's top is at most the last used
+ * one, whose pivot is the node's maximum.  @once: a leaf read under RCU
+ * (see MA_PIVOT()).
+ */
+static __always_inline void mt_gap_slots(const struct mt_gap_search *gs,
+					 const unsigned long *pivots,
+					 enum maple_type type,
+					 unsigned long min, unsigned long max,
+					 bool rev, bool once, int *i, int *end)
 {
-	unsigned long *pivots = ma_pivots(node, type);
-	unsigned long *gaps = ma_gaps(node, type);
-	void __rcu **slots = ma_slots(node, type);
-	unsigned char end = __ma_offset(pivots, type, max, leaf);
-	int i, step = gs->rev ? -1 : 1, ret;
+	if (rev && gs->max < max) {
+		*i = __ma_offset(pivots, type, gs->max, once);
+		*end = *i;
+		return;
+	}
+	*end = __ma_offset(pivots, type, max, once);
+	if (rev)
+		*i = *end;
+	else
+		*i = gs->min > min ? __ma_offset(pivots, type, gs->min, once) : 0;
+}
 
-	for (i = gs->rev ? end : 0; i >= 0 && i <= end; i += step) {
-		unsigned long first = __ma_pivot_min(pivots, i, min, leaf);
-		unsigned long last = __ma_pivot_max(pivots, type, i, max, leaf);
-		void *slot;
+/* The internal nodes the search went down through, to come back to. */
+struct mt_gap_level {
+	struct maple_enode *enode;
+	unsigned long min;
+	unsigned long max;
+	int offset;
+};
 
-		if (last < gs->min) {
-			if (gs->rev)
+/*
+ * The search from @enode, the root node, in the direction @rev says: down
+ * the first child (in that direction) whose largest gap could hold the
+ * area, back up when a leaf at the window's edge had none inside the
+ * window.  Internal nodes are of type @itype (a constant in each copy).
+ * 1: found; 0: no room; -EAGAIN: a node died, start again.
+ */
+static __always_inline int mt_gap_walk(struct mt_gap_search *gs,
+				       struct maple_enode *enode,
+				       enum maple_type itype, bool rev)
+{
+	struct mt_gap_level up[MAPLE_HEIGHT_MAX];
+	unsigned long min = 0, max = ULONG_MAX, first, last;
+	int depth = 0, end, i, step = rev ? -1 : 1;
+	enum maple_type type;
+	struct maple_node *node;
+	unsigned long *pivots, *gaps;
+	void __rcu **slots;
+	void *slot;
+
+descend:
+	node = mte_to_node(enode);
+	type = mte_is_leaf(enode) ? maple_leaf_64 : itype;
+	pivots = ma_pivots(node, type);
+	slots = ma_slots(node, type);
+	if (ma_is_leaf(type)) {
+		mt_gap_slots(gs, pivots, type, min, max, rev, true, &i, &end);
+		for (; i >= 0 && i <= end; i += step) {
+			first = __ma_pivot_min(pivots, i, min, true);
+			last = __ma_pivot_max(pivots, type, i, max, true);
+			if (rev ? last < gs->min : first > gs->max)
 				break;
-			continue;
-		}
-		if (first > gs->max) {
-			if (!gs->rev)
-				break;
-			continue;
-		}
-		slot = mt_slot(gs->mt, slots, i);
-		if (leaf) {
-			if (slot || !mt_gap_fits(gs, first, last))
+			if (mt_slot(gs->mt, slots, i) ||
+			    !mt_gap_fits(gs, first, last, rev))
 				continue;
 			return mt_gap_node_died(gs, node) ? -EAGAIN : 1;
 		}
-		if (gaps && READ_ONCE(gaps[i]) < gs->size)
-			continue;
 		if (mt_gap_node_died(gs, node))
 			return -EAGAIN;
-		ret = mt_gap_search_node(gs, slot, first, last);
-		if (ret)
-			return ret;
+		goto ascend;
 	}
-	return mt_gap_node_died(gs, node) ? -EAGAIN : 0;
+	mt_gap_slots(gs, pivots, type, min, max, rev, false, &i, &end);
+scan:
+	gaps = ma_gaps(node, type);
+	for (; i >= 0 && i <= end; i += step) {
+		first = ma_pivot_min(pivots, i, min);
+		last = ma_pivot_max(pivots, type, i, max);
+		if (rev ? last < gs->min : first > gs->max)
+			break;
+		if (gaps && READ_ONCE(gaps[i]) < gs->size)
+			continue;
+		slot = mt_slot(gs->mt, slots, i);
+		if (mt_gap_node_died(gs, node))
+			return -EAGAIN;
+		if (WARN_ON_ONCE(depth == MAPLE_HEIGHT_MAX))
+			return 0;
+		up[depth].enode = enode;
+		up[depth].min = min;
+		up[depth].max = max;
+		up[depth++].offset = i;
+		enode = slot;
+		min = first;
+		max = last;
+		goto descend;
+	}
+	if (mt_gap_node_died(gs, node))
+		return -EAGAIN;
+ascend:
+	if (!depth)
+		return 0;
+	depth--;
+	enode = up[depth].enode;
+	min = up[depth].min;
+	max = up[depth].max;
+	i = up[depth].offset + step;
+	node = mte_to_node(enode);
+	type = itype;
+	pivots = ma_pivots(node, type);
+	slots = ma_slots(node, type);
+	end = __ma_offset(pivots, type, max, false);
+	goto scan;
 }
 
-/* 1: found; 0: no room below @enode; -EAGAIN: a node died, start again. */
-static int mt_gap_search_node(struct mt_gap_search *gs,
-			      struct maple_enode *enode,
-			      unsigned long min, unsigned long max)
-{
-	struct maple_node *node = mte_to_node(enode);
-	enum maple_type type = mte_node_type(enode);
-
-	if (ma_is_leaf(type))
-		return mt_gap_scan(gs, node, type, min, max, true);
-	return mt_gap_scan(gs, node, type, min, max, false);
-}
-
-static int mas_empty_area_common(struct ma_state *mas, unsigned long min,
-				 unsigned long max, unsigned long size,
-				 bool rev)
+static __always_inline int mas_empty_area_common(struct ma_state *mas,
+						 unsigned long min,
+						 unsigned long max,
+						 unsigned long size, bool rev)
 {
 	struct mt_gap_search gs = {
 		.mt = mas->tree, .min = min, .max = max, .size = size,
-		.rev = rev, .rcu = mt_in_rcu(mas->tree),
+		.rcu = mt_in_rcu(mas->tree),
 	};
 	void *root;
 	int found;
@@ -3574,13 +3631,16 @@ static int mas_empty_area_common(struct ma_state *mas, unsigned long min,
 
 	do {
 		root = mt_root_check(mas->tree);
-		if (xa_is_node(root))
-			found = mt_gap_search_node(&gs, mte_safe_root(root), 0,
-						   ULONG_MAX);
+		if (xa_is_node(root) && mt_is_alloc(mas->tree))
+			found = mt_gap_walk(&gs, mte_safe_root(root),
+					    maple_arange_64, rev);
+		else if (xa_is_node(root))
+			found = mt_gap_walk(&gs, mte_safe_root(root),
+					    maple_range_64, rev);
 		else if (root)
-			found = mt_gap_fits(&gs, 1, ULONG_MAX);
+			found = mt_gap_fits(&gs, 1, ULONG_MAX, rev);
 		else
-			found = mt_gap_fits(&gs, 0, ULONG_MAX);
+			found = mt_gap_fits(&gs, 0, ULONG_MAX, rev);
 	} while (found == -EAGAIN);
 
 	if (!found) {
