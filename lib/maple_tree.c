@@ -659,19 +659,18 @@ static __always_inline bool mas_walk_bounds(struct ma_state *mas, void *root,
 	unsigned long index = mas->index;
 	/* One below the minimum, so that a level needs no addition. */
 	unsigned long below = ULONG_MAX, max = ULONG_MAX, lo, hi;
+	const unsigned char npiv = alloc ? MAPLE_ARANGE64_SLOTS - 1 :
+					   MAPLE_RANGE64_SLOTS - 1;
+	const unsigned char leaf_npiv = MAPLE_RANGE64_SLOTS - 1;
 	unsigned long *pivots, *p;
 	struct maple_node *node;
-	unsigned char npiv;
-	bool leaf;
 	void *next;
 
-	for (;;) {
+	/* The type is in the pointer: internal levels, then the leaf. */
+	while (!mte_is_leaf(enode)) {
 		node = mte_to_node(enode);
-		leaf = mte_is_leaf(enode);
-		npiv = alloc && !leaf ? MAPLE_ARANGE64_SLOTS - 1 :
-					MAPLE_RANGE64_SLOTS - 1;
 		pivots = (unsigned long *)node + 1;
-		p = ma_find_pivot(node, npiv, index, rcu && leaf);
+		p = ma_find_pivot(node, npiv, index, false);
 		/*
 		 * Read all of it before the node is checked to be live.  At
 		 * the node's edges these words are the parent word and
@@ -682,18 +681,23 @@ static __always_inline bool mas_walk_bounds(struct ma_state *mas, void *root,
 		next = mt_slot(mt, (void __rcu **)(p + npiv), 0);
 		if (rcu && unlikely(ma_dead_node(node)))
 			return false;
-		lo = p != pivots ? lo : below;
-		hi = p != pivots + npiv ? hi : max;
-		if (leaf) {
-			/* A boundary moved in place since the search. */
-			if (rcu && unlikely(index > hi || lo + 1 > index))
-				return false;
-			break;
-		}
-		below = lo;
-		max = hi;
+		below = p != pivots ? lo : below;
+		max = p != pivots + npiv ? hi : max;
 		enode = next;
 	}
+	node = mte_to_node(enode);
+	pivots = (unsigned long *)node + 1;
+	p = ma_find_pivot(node, leaf_npiv, index, rcu);
+	lo = READ_ONCE(p[-1]);
+	hi = READ_ONCE(p[0]);
+	next = mt_slot(mt, (void __rcu **)(p + leaf_npiv), 0);
+	if (rcu && unlikely(ma_dead_node(node)))
+		return false;
+	lo = p != pivots ? lo : below;
+	hi = p != pivots + leaf_npiv ? hi : max;
+	/* A boundary moved in place since the search. */
+	if (rcu && unlikely(index > hi || lo + 1 > index))
+		return false;
 	mas->node = enode;
 	mas->offset = p - pivots;
 	mas->min = below + 1;
@@ -1127,27 +1131,28 @@ static __always_inline bool mt_lookup(struct maple_tree *mt, void *root,
 				      void **found)
 {
 	struct maple_enode *enode = mte_safe_root(root);
+	const unsigned char npiv = alloc ? MAPLE_ARANGE64_SLOTS - 1 :
+					   MAPLE_RANGE64_SLOTS - 1;
 	struct maple_node *node;
-	unsigned char npiv;
 	unsigned long *p;
 	void *entry;
-	bool leaf;
 
-	for (;;) {
+	/* The type is in the pointer: internal levels, then the leaf. */
+	while (!mte_is_leaf(enode)) {
 		node = mte_to_node(enode);
-		leaf = mte_is_leaf(enode);
-		npiv = alloc && !leaf ? MAPLE_ARANGE64_SLOTS - 1 :
-					MAPLE_RANGE64_SLOTS - 1;
-		p = ma_find_pivot(node, npiv, index, rcu && leaf);
+		p = ma_find_pivot(node, npiv, index, false);
 		entry = mt_slot(mt, (void __rcu **)(p + npiv), 0);
 		if (rcu && unlikely(ma_dead_node(node)))
 			return false;
-		if (leaf) {
-			*found = entry;
-			return true;
-		}
 		enode = entry;
 	}
+	node = mte_to_node(enode);
+	p = ma_find_pivot(node, MAPLE_RANGE64_SLOTS - 1, index, rcu);
+	entry = mt_slot(mt, (void __rcu **)(p + MAPLE_RANGE64_SLOTS - 1), 0);
+	if (rcu && unlikely(ma_dead_node(node)))
+		return false;
+	*found = entry;
+	return true;
 }
 
 /**
@@ -2111,6 +2116,37 @@ static void mt_wr_slot_store(struct mt_wr *wr)
 					      lv->max));
 }
 
+/* The leaf holding @index, and its bounds; NULL if the tree has no node. */
+static __always_inline struct maple_node *
+mt_wr_find_leaf(struct maple_tree *mt, unsigned long index,
+		unsigned long *minp, unsigned long *maxp, bool alloc)
+{
+	void *root = mt_root_locked(mt);
+	unsigned long below = ULONG_MAX, max = ULONG_MAX;
+	const unsigned char npiv = alloc ? MAPLE_ARANGE64_SLOTS - 1 :
+					   MAPLE_RANGE64_SLOTS - 1;
+	struct maple_enode *enode;
+	unsigned long *pivots, *p;
+	struct maple_node *node;
+
+	if (unlikely(!xa_is_node(root)))
+		return NULL;
+	enode = mte_safe_root(root);
+	for (;;) {
+		node = mte_to_node(enode);
+		if (mte_is_leaf(enode))
+			break;
+		pivots = (unsigned long *)node + 1;
+		p = ma_find_pivot(node, npiv, index, false);
+		below = p != pivots ? p[-1] : below;
+		max = p != pivots + npiv ? p[0] : max;
+		enode = mt_slot_locked(mt, (void __rcu **)(p + npiv), 0);
+	}
+	*minp = below + 1;
+	*maxp = max;
+	return node;
+}
+
 /*
  * The common overwrite: [@index, @last] is exactly one existing range, so
  * one pointer store does it, beside RCU readers too.  The walk keeps the
@@ -2124,44 +2160,30 @@ static __always_inline bool mt_slot_overwrite(struct maple_tree *mt,
 					      unsigned long last, void *entry,
 					      void **content, bool alloc)
 {
-	void *root = mt_root_locked(mt);
-	unsigned long below = ULONG_MAX, max = ULONG_MAX, lo, hi;
-	struct maple_enode *enode, *top;
+	const unsigned char npiv = MAPLE_RANGE64_SLOTS - 1;
+	unsigned long min, max, lo, hi;
 	unsigned long *pivots, *p;
 	struct maple_node *node;
 	void __rcu **slot;
-	unsigned char npiv;
 	void *old;
-	bool leaf;
 
-	if (unlikely(!xa_is_node(root)))
+	node = mt_wr_find_leaf(mt, index, &min, &max, alloc);
+	if (unlikely(!node))
 		return false;
-	enode = top = mte_safe_root(root);
-	for (;;) {
-		node = mte_to_node(enode);
-		leaf = mte_is_leaf(enode);
-		npiv = alloc && !leaf ? MAPLE_ARANGE64_SLOTS - 1 :
-					MAPLE_RANGE64_SLOTS - 1;
-		pivots = (unsigned long *)node + 1;
-		p = ma_find_pivot(node, npiv, index, false);
-		lo = p != pivots ? p[-1] : below;
-		hi = p != pivots + npiv ? p[0] : max;
-		slot = (void __rcu **)(p + npiv);
-		if (leaf)
-			break;
-		below = lo;
-		max = hi;
-		enode = mt_slot_locked(mt, slot, 0);
-	}
-	if (lo + 1 != index || hi != last)
+	pivots = node->mr64.pivot;
+	p = ma_find_pivot(node, npiv, index, false);
+	lo = p != pivots ? p[-1] + 1 : min;
+	hi = p != pivots + npiv ? p[0] : max;
+	slot = (void __rcu **)(p + npiv);
+	if (lo != index || hi != last)
 		return false;
 	/* See mt_wr_is_slot_store() on root leaves of one or two ranges. */
-	if (enode == top && pivots[1] == ULONG_MAX)
+	if (ma_is_root(node) && pivots[1] == ULONG_MAX)
 		return false;
 	old = mt_slot_locked(mt, slot, 0);
 	if (!entry) {
 		/* A NULL must not end up beside another NULL. */
-		if (p == pivots || p >= pivots + MAPLE_RANGE64_SLOTS - 2 ||
+		if (p == pivots || p >= pivots + npiv - 1 ||
 		    p[1] == p[0] || !mt_slot_locked(mt, slot - 1, 0) ||
 		    !mt_slot_locked(mt, slot + 1, 0))
 			return false;
@@ -2230,37 +2252,6 @@ struct mt_leaf_wr {
 	unsigned long pivot[MAPLE_RANGE64_SLOTS + 2];
 	void *slot[MAPLE_RANGE64_SLOTS + 2];
 };
-
-/* The leaf holding @index, and its bounds; NULL if the tree has no node. */
-static __always_inline struct maple_node *
-mt_wr_find_leaf(struct maple_tree *mt, unsigned long index,
-		unsigned long *minp, unsigned long *maxp, bool alloc)
-{
-	void *root = mt_root_locked(mt);
-	unsigned long below = ULONG_MAX, max = ULONG_MAX;
-	const unsigned char npiv = alloc ? MAPLE_ARANGE64_SLOTS - 1 :
-					   MAPLE_RANGE64_SLOTS - 1;
-	struct maple_enode *enode;
-	unsigned long *pivots, *p;
-	struct maple_node *node;
-
-	if (unlikely(!xa_is_node(root)))
-		return NULL;
-	enode = mte_safe_root(root);
-	for (;;) {
-		node = mte_to_node(enode);
-		if (mte_is_leaf(enode))
-			break;
-		pivots = (unsigned long *)node + 1;
-		p = ma_find_pivot(node, npiv, index, false);
-		below = p != pivots ? p[-1] : below;
-		max = p != pivots + npiv ? p[0] : max;
-		enode = mt_slot_locked(mt, (void __rcu **)(p + npiv), 0);
-	}
-	*minp = below + 1;
-	*maxp = max;
-	return node;
-}
 
 /*
  * mas_preallocate() leaves the leaf it walked to in the state, marked so:
