@@ -2728,9 +2728,14 @@ static void mt_leaf_fill(struct maple_node *node, const struct mt_leaf_wr *lw)
  */
 static void mt_gap_push_up(struct maple_node *child, unsigned long gap)
 {
-	while (!ma_is_root(child)) {
-		struct maple_node *node = ma_parent(child);
-		unsigned char offset = ma_parent_slot(child);
+	/* The parent word says all: root or not, the parent, the slot. */
+	unsigned long pword = (unsigned long)child->parent;
+
+	while (!(pword & MAPLE_PARENT_ROOT)) {
+		struct maple_node *node = (struct maple_node *)(pword &
+							~MAPLE_NODE_MASK);
+		unsigned char offset = (pword >> MAPLE_PARENT_SLOT_SHIFT) &
+				       MAPLE_PARENT_SLOT_MASK;
 		unsigned long *gaps = node->ma64.gap;
 		unsigned char max_off = node->ma64.meta.gap;
 		unsigned long old_max = gaps[max_off], new_max;
@@ -2755,7 +2760,7 @@ static void mt_gap_push_up(struct maple_node *child, unsigned long gap)
 		if (new_max == old_max)
 			return;
 		gap = new_max;
-		child = node;
+		pword = (unsigned long)node->parent;
 	}
 }
 
@@ -3137,8 +3142,7 @@ int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
 	} else {
 		mas->node = MAS_START;
 		nodes = mas_plan_nodes(mas, entry);
-	}
-	if ((nodes || mas->alloc) && mas_alloc_nodes(mas, nodes, gfp)) {
+	}	if ((nodes || mas->alloc) && mas_alloc_nodes(mas, nodes, gfp)) {
 		mas_destroy(mas);
 		return -ENOMEM;
 	}
