@@ -2614,9 +2614,14 @@ static bool mt_leaf_prepare(struct ma_state *mas, void *entry,
 	 * tail of slot m, slots m+1..end; a NULL entry absorbs NULLs beside
 	 * it (old NULLs are never adjacent).
 	 */
-	m = ma_offset(pivots, maple_leaf_64, last);
+	/* Mostly the range ends in the slot it starts in: no search then. */
 	first_k = ma_pivot_min(pivots, k, lw->min);
-	last_m = ma_pivot_max(pivots, maple_leaf_64, m, lw->max);
+	last_m = ma_pivot_max(pivots, maple_leaf_64, k, lw->max);
+	m = k;
+	if (last > last_m) {
+		m = ma_offset(pivots, maple_leaf_64, last);
+		last_m = ma_pivot_max(pivots, maple_leaf_64, m, lw->max);
+	}
 	n = k + (index > first_k) + 1 + (last < last_m) + (end - m);
 	if (!entry) {
 		if (index > first_k ? !lw->content :
@@ -2709,14 +2714,14 @@ static void mt_leaf_fill(struct maple_node *node, const struct mt_leaf_wr *lw)
 
 	/*
 	 * Plain copies: nobody reads @node yet (a new node) or beside us
-	 * (outside RCU mode).
+	 * (outside RCU mode).  Whole arrays, a size the compiler copies
+	 * with a few vector moves, then the unused tail set right.
 	 */
-	memcpy((void __force *)slots, lw->slot, n * sizeof(*slots));
-	memset((void __force *)(slots + n), 0,
-	       (MAPLE_RANGE64_SLOTS - n) * sizeof(*slots));
-	if (n > MAPLE_RANGE64_SLOTS - 1)
-		n = MAPLE_RANGE64_SLOTS - 1;
-	memcpy(pivots, lw->pivot, n * sizeof(*pivots));
+	memcpy((void __force *)slots, lw->slot,
+	       MAPLE_RANGE64_SLOTS * sizeof(*slots));
+	memcpy(pivots, lw->pivot, (MAPLE_RANGE64_SLOTS - 1) * sizeof(*pivots));
+	for (i = n; i < MAPLE_RANGE64_SLOTS; i++)
+		RCU_INIT_POINTER(slots[i], NULL);
 	for (i = n; i < MAPLE_RANGE64_SLOTS - 1; i++)
 		pivots[i] = lw->max;
 }
