@@ -2494,8 +2494,9 @@ static unsigned long mt_leaf_rewrite_gap(struct maple_tree *mt,
 			shrunk = true;
 		first = piv + 1;
 	}
-	from = lw->k ? lw->k - 1 : 0;
-	to = min_t(unsigned char, lw->count, lw->at + 3);
+	/* New NULLs: the head of slot k, the entry, the tail of slot m. */
+	from = lw->at ? lw->at - 1 : 0;
+	to = min_t(unsigned char, lw->count, lw->at + 2);
 	first = from ? lw->pivot[from - 1] + 1 : lw->min;
 	for (i = from; i < to; i++) {
 		if (!lw->slot[i] && lw->pivot[i] - first + 1 > grown)
