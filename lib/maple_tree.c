@@ -3705,7 +3705,8 @@ static int mtree_alloc_common(struct maple_tree *mt, unsigned long *startp,
 
 	mtree_lock(mt);
 retry:
-	ret = mas_empty_area_common(&mas, min, max, size, rev);
+	ret = rev ? mas_empty_area_rev(&mas, min, max, size) :
+		    mas_empty_area(&mas, min, max, size);
 	if (ret)
 		goto unlock;
 	mas_wr_store(&mas, entry);
