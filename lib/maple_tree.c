@@ -3185,6 +3185,10 @@ EXPORT_SYMBOL_GPL(mas_store_prealloc);
  * and a half times, plus a node per level.  Call mas_destroy() when done
  * to free what was not used.
  *
+ * The allocation is GFP_KERNEL and may sleep: call it where that is
+ * allowed, under a sleeping lock (the mmap lock of fork()) or before
+ * taking the tree's spinlock; it does not look at the tree's contents.
+ *
  * Return: 0 or -ENOMEM.
  */
 int mas_expected_entries(struct ma_state *mas, unsigned long nr_entries)

@@ -14,6 +14,7 @@
  */
 #include <kunit/test.h>
 #include <linux/maple_tree.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
@@ -2085,7 +2086,7 @@ static void preallocate_then_store_prealloc_allocates_nothing(struct kunit *test
 		mas_lock(&mas);
 		mas_set_range(&mas, writes[i].first, writes[i].last);
 		KUNIT_ASSERT_EQ(test, mas_preallocate(&mas, val(500 + i),
-						      GFP_KERNEL), 0);
+						      GFP_NOWAIT), 0);
 		kmem_fault_after(0);
 		mas_store_prealloc(&mas, val(500 + i));
 		kmem_fault_reset();
@@ -2112,7 +2113,7 @@ static void preallocate_failure_is_enomem_and_changes_nothing(struct kunit *test
 	live = live_objects();
 	mas_lock(&mas);
 	kmem_fault_after(0);
-	KUNIT_EXPECT_EQ(test, mas_preallocate(&mas, val(9), GFP_KERNEL),
+	KUNIT_EXPECT_EQ(test, mas_preallocate(&mas, val(9), GFP_NOWAIT),
 			-ENOMEM);
 	kmem_fault_reset();
 	mas_unlock(&mas);
@@ -2141,14 +2142,15 @@ static void preallocate_with_first_after_last_is_einval(struct kunit *test)
 static void mas_nomem_retries_under_external_lock(struct kunit *test)
 {
 	struct maple_tree mt;
-	spinlock_t lock;
+	struct mutex lock;
 	MA_STATE(mas, &mt, 10, 19);
 	int attempts = 0;
 
-	spin_lock_init(&lock);
+	/* A sleeping lock, as the mmap lock is. */
+	mutex_init(&lock);
 	mt_init_flags(&mt, MT_FLAGS_LOCK_EXTERN);
 	mt_set_external_lock(&mt, &lock);
-	spin_lock(&lock);
+	mutex_lock(&lock);
 	kmem_fault_nth(1);
 retry:
 	attempts++;
@@ -2157,12 +2159,12 @@ retry:
 	if (mas_nomem(&mas, GFP_KERNEL) && attempts < 10)
 		goto retry;
 	kmem_fault_reset();
-	spin_unlock(&lock);
+	mutex_unlock(&lock);
 	KUNIT_EXPECT_EQ(test, attempts, 2);
 	EXPECT_TREE(test, &mt, { 10, 19, val(1) });
-	spin_lock(&lock);
+	mutex_lock(&lock);
 	__mt_destroy(&mt);
-	spin_unlock(&lock);
+	mutex_unlock(&lock);
 	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
 }
 
@@ -2191,8 +2193,9 @@ static void expected_entries_bulk_store_reads_back(struct kunit *test)
 	unsigned long i;
 
 	model_init(&m);
-	mas_lock(&mas);
+	/* It allocates with GFP_KERNEL: before the tree's spinlock. */
 	KUNIT_ASSERT_EQ(test, mas_expected_entries(&mas, 1000), 0);
+	mas_lock(&mas);
 	for (i = 0; i < 1000; i++) {
 		mas_set_range(&mas, i * 10, i * 10 + 5);
 		mas_store(&mas, val(i + 1));
@@ -2211,12 +2214,10 @@ static void expected_entries_failure_is_enomem(struct kunit *test)
 	DEFINE_MTREE(mt);
 	MA_STATE(mas, &mt, 0, 0);
 
-	mas_lock(&mas);
 	kmem_fault_after(0);
 	KUNIT_EXPECT_EQ(test, mas_expected_entries(&mas, 1000), -ENOMEM);
 	kmem_fault_reset();
 	mas_destroy(&mas);
-	mas_unlock(&mas);
 	expect_empty(test, &mt);
 	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
 }
@@ -2538,7 +2539,8 @@ static void mt_dup_under_locks_copies_alloc_tree(struct kunit *test)
 	fill(test, &mt, &m, 500, 10, 10, 4);
 	mtree_lock(&mt);
 	mtree_lock(&copy);
-	KUNIT_EXPECT_EQ(test, __mt_dup(&mt, &copy, GFP_KERNEL), 0);
+	/* Spinlocks held: nothing may sleep. */
+	KUNIT_EXPECT_EQ(test, __mt_dup(&mt, &copy, GFP_NOWAIT), 0);
 	mtree_unlock(&copy);
 	mtree_unlock(&mt);
 	KUNIT_EXPECT_MODEL(test, &copy, &m);

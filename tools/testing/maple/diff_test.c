@@ -356,7 +356,8 @@ static bool d_prealloc(struct diff *d, unsigned long first,
 
 	diff_note(d, D_PREALLOC, first, last, entry);
 	mas_lock(&mas);
-	ret = mas_preallocate(&mas, entry, GFP_KERNEL);
+	/* Under the tree's spinlock: mm/ holds a sleeping lock instead. */
+	ret = mas_preallocate(&mas, entry, GFP_NOWAIT);
 	if (!ret)
 		mas_store_prealloc(&mas, entry);
 	mas_unlock(&mas);
@@ -380,8 +381,9 @@ static bool d_bulk_fill(struct diff *d, unsigned long nr)
 
 	diff_note(d, D_BULK, first, first, NULL);
 	d->size = nr;
-	mas_lock(&mas);
+	/* It allocates with GFP_KERNEL: before the tree's spinlock. */
 	ret = mas_expected_entries(&mas, nr);
+	mas_lock(&mas);
 	for (i = 0; !ret && i < nr; i++) {
 		last = first + rnd_len(d, 30);
 		entry = rnd_entry(d);

@@ -1144,7 +1144,7 @@ static void fz_prealloc(struct fuzz *f, unsigned long first,
 	int ret;
 
 	mas_lock(&mas);
-	ret = mas_preallocate(&mas, entry, GFP_KERNEL);
+	ret = mas_preallocate(&mas, entry, GFP_NOWAIT);
 	if (!ret)
 		mas_store_prealloc(&mas, entry);
 	mas_unlock(&mas);
@@ -1178,8 +1178,9 @@ static void fz_bulk(struct fuzz *f, unsigned long first, unsigned long n)
 	mtree_destroy(f->mt);
 	model_clear(f->m);
 	f->walk_on = false;
-	mas_lock(&mas);
+	/* It allocates with GFP_KERNEL: before the tree's spinlock. */
 	ret = mas_expected_entries(&mas, n);
+	mas_lock(&mas);
 	for (i = 0; !ret && i < n && first <= ULONG_MAX - 2; i++) {
 		last = first + (i & 1);
 		entry = xa_mk_value(i & 0xff);

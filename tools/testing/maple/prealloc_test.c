@@ -829,9 +829,10 @@ static void expected_entries_sweep(struct kunit *test, unsigned int flags)
 		MA_STATE(mas, &pt.mt, 0, 0);
 
 		pt_init(&pt, flags);
-		pt_lock(&pt);
+		/* It allocates with GFP_KERNEL: before a spinlock. */
 		kmem_fault_nth(n);
 		ret = mas_expected_entries(&mas, BULK_NR);
+		pt_lock(&pt);
 		stored = 0;
 		if (!ret) {
 			for (i = 1; i <= BULK_NR; i++) {
@@ -914,10 +915,10 @@ static void expected_entries_pool_covers_ascending_stores(struct kunit *test)
 		nr = sizes[i];
 		pt_init(&pt, flags);
 		live = live_objects();
-		pt_lock(&pt);
 		before = kmem_nr_allocated();
 		KUNIT_ASSERT_EQ(test, mas_expected_entries(&mas, nr), 0);
 		pool = kmem_nr_allocated() - before;
+		pt_lock(&pt);
 		before = kmem_nr_allocated();
 		for (k = 1; k <= nr; k++) {
 			mas_set_range(&mas, R_FIRST(k), R_LAST(k));
