@@ -27,7 +27,7 @@
 #   make clean
 #
 # Knobs: V=1 shows commands, WERROR=1 makes warnings errors, CC=clang,
-# CFLAGS= replaces -O2 -g, MIGHT_SLEEP=1 adds the sleeping-in-atomic check,
+# CFLAGS= replaces -O2 -g, MIGHT_SLEEP=0 drops the sleeping-in-atomic check,
 # EXCLUDE="lib/maple_tree.c" leaves sources out (for example while a file
 # does not compile).  Objects are rebuilt when any of these change.
 # Test selection at run time: KTEST_FILTER=suite[.case] make check.
@@ -56,10 +56,11 @@ LDLIBS		:= -lurcu-memb -lpthread
 
 # The debug variant: the tree's own checks and RCU/lock usage checks
 # (rcu_dereference_check() conditions).  Tests always link against it.
-# MIGHT_SLEEP=1 adds the "sleeping function called from invalid context"
-# check: a blocking (GFP_KERNEL) allocation, mutex or rwsem while holding a
-# spinlock or inside rcu_read_lock() is then a WARNING, as in a kernel built
-# with CONFIG_DEBUG_ATOMIC_SLEEP.
+# With it goes the "sleeping function called from invalid context" check:
+# a blocking (GFP_KERNEL) allocation, mutex or rwsem while holding a
+# spinlock or inside rcu_read_lock() is a WARNING, as in a kernel built with
+# CONFIG_DEBUG_ATOMIC_SLEEP.  MIGHT_SLEEP=0 leaves that check out.
+MIGHT_SLEEP	?= 1
 DEBUG_DEFS	:= -DCONFIG_DEBUG_MAPLE_TREE -DCONFIG_PROVE_RCU
 ifeq ($(MIGHT_SLEEP),1)
 DEBUG_DEFS	+= -DCONFIG_DEBUG_ATOMIC_SLEEP
@@ -134,7 +135,7 @@ endif
 # ---- rebuild when the flags change -----------------------------------------
 
 # Objects depend on a file holding the flags they were built with, rewritten
-# only when the flags differ (e.g. MIGHT_SLEEP=1 or CFLAGS=-O0 after a build).
+# only when the flags differ (e.g. MIGHT_SLEEP=0 or CFLAGS=-O0 after a build).
 FLAGS_FILE	:= $(BUILD)/.flags
 FLAGS_NOW	:= $(CC) $(INCLUDES) $(ALL_CFLAGS) $(DEBUG_DEFS) $(TEST_DEFS)
 ifeq ($(filter clean,$(MAKECMDGOALS)),)

@@ -788,6 +788,45 @@ static void lockdep_assert_held_warns_when_not_held(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kernel_warn_count(), warns + 1);
 }
 
+/*
+ * The test builds check sleeping in atomic context (MIGHT_SLEEP, on by
+ * default): a blocking allocation or mutex_lock() under a spinlock or
+ * inside rcu_read_lock() warns; the same with GFP_NOWAIT, or outside, not.
+ */
+static void sleeping_in_atomic_context_warns(struct kunit *test)
+{
+#ifdef CONFIG_DEBUG_ATOMIC_SLEEP
+	long warns = kernel_warn_count();
+	struct mutex mutex;
+	spinlock_t lock;
+	void *p;
+
+	ktest_allow_warnings(test);
+	spin_lock_init(&lock);
+	mutex_init(&mutex);
+
+	kfree(kmalloc(8, GFP_KERNEL));
+	mutex_lock(&mutex);
+	mutex_unlock(&mutex);
+	spin_lock(&lock);
+	kfree(kmalloc(8, GFP_NOWAIT));
+	KUNIT_EXPECT_EQ(test, kernel_warn_count(), warns);
+
+	p = kmalloc(8, GFP_KERNEL);
+	KUNIT_EXPECT_EQ(test, kernel_warn_count(), warns + 1);
+	spin_unlock(&lock);
+	kfree(p);
+
+	rcu_read_lock();
+	mutex_lock(&mutex);
+	mutex_unlock(&mutex);
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, kernel_warn_count(), warns + 2);
+#else
+	kunit_skip(test, "built with MIGHT_SLEEP=0");
+#endif
+}
+
 static struct kunit_case shim_locks_cases[] = {
 	KUNIT_CASE(spinlock_is_held_only_by_its_owner),
 	KUNIT_CASE(spinlock_irqsave_variants_track_ownership),
@@ -796,6 +835,7 @@ static struct kunit_case shim_locks_cases[] = {
 	KUNIT_CASE(rwsem_held_for_read_or_write_counts_as_held),
 	KUNIT_CASE(rwsem_read_held_by_another_thread_is_not_ours),
 	KUNIT_CASE(lockdep_assert_held_warns_when_not_held),
+	KUNIT_CASE(sleeping_in_atomic_context_warns),
 	{}
 };
 
