@@ -646,6 +646,25 @@ EXPORT_SYMBOL_GPL(mas_nomem);
  */
 
 /*
+ * One level of a reader's walk: the pivot of @node's slot holding @index,
+ * and the words around it, all read before the node is checked to be
+ * live.  At the node's edges these words are the parent word and slot[0],
+ * which writers change: READ_ONCE().  @once: see ma_find_pivot().
+ */
+static __always_inline unsigned long *
+ma_read_slot(struct maple_tree *mt, struct maple_node *node,
+	     unsigned char npiv, unsigned long index, bool once,
+	     unsigned long *lo, unsigned long *hi, void **next)
+{
+	unsigned long *p = ma_find_pivot(node, npiv, index, once);
+
+	*lo = READ_ONCE(p[-1]);
+	*hi = READ_ONCE(p[0]);
+	*next = mt_slot(mt, (void __rcu **)(p + npiv), 0);
+	return p;
+}
+
+/*
  * Descend from @root to the leaf holding mas->index, keeping the bounds of
  * each slot taken (read before the node is checked to be live).  @alloc
  * selects the internal node layout, as for mt_lookup().  Returns false if
@@ -670,15 +689,7 @@ static __always_inline bool mas_walk_bounds(struct ma_state *mas, void *root,
 	while (!mte_is_leaf(enode)) {
 		node = mte_to_node(enode);
 		pivots = (unsigned long *)node + 1;
-		p = ma_find_pivot(node, npiv, index, false);
-		/*
-		 * Read all of it before the node is checked to be live.  At
-		 * the node's edges these words are the parent word and
-		 * slot[0], which writers change: READ_ONCE().
-		 */
-		lo = READ_ONCE(p[-1]);
-		hi = READ_ONCE(p[0]);
-		next = mt_slot(mt, (void __rcu **)(p + npiv), 0);
+		p = ma_read_slot(mt, node, npiv, index, false, &lo, &hi, &next);
 		if (rcu && unlikely(ma_dead_node(node)))
 			return false;
 		below = p != pivots ? lo : below;
@@ -687,10 +698,7 @@ static __always_inline bool mas_walk_bounds(struct ma_state *mas, void *root,
 	}
 	node = mte_to_node(enode);
 	pivots = (unsigned long *)node + 1;
-	p = ma_find_pivot(node, leaf_npiv, index, rcu);
-	lo = READ_ONCE(p[-1]);
-	hi = READ_ONCE(p[0]);
-	next = mt_slot(mt, (void __rcu **)(p + leaf_npiv), 0);
+	p = ma_read_slot(mt, node, leaf_npiv, index, rcu, &lo, &hi, &next);
 	if (rcu && unlikely(ma_dead_node(node)))
 		return false;
 	lo = p != pivots ? lo : below;
