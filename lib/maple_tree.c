@@ -2764,9 +2764,10 @@ static void mt_gap_push_up(struct maple_node *child, unsigned long gap)
 		if (gap >= old_max || gap > ULONG_MAX / 2) {
 			node->ma64.meta.gap = offset;
 			new_max = gap;
-		} else if (offset != max_off) {
-			return;
 		} else {
+			/* Only a shrunk largest gap changes the node's. */
+			if (offset != max_off)
+				return;
 			new_max = ma_max_gap(gaps, node->ma64.meta.end,
 					     &max_off);
 			node->ma64.meta.gap = max_off;
@@ -3156,7 +3157,8 @@ int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
 	} else {
 		mas->node = MAS_START;
 		nodes = mas_plan_nodes(mas, entry);
-	}	if ((nodes || mas->alloc) && mas_alloc_nodes(mas, nodes, gfp)) {
+	}
+	if ((nodes || mas->alloc) && mas_alloc_nodes(mas, nodes, gfp)) {
 		mas_destroy(mas);
 		return -ENOMEM;
 	}
