@@ -3129,9 +3129,13 @@ static noinline unsigned long mas_plan_nodes(struct ma_state *mas, void *entry)
  *  - in RCU mode, one for such a store (the leaf is copied);
  *  - otherwise what the store's planning pass counts (splits, spanning
  *    stores, rebalancing, a new root).
- * The walk is left in @mas for the store.  The caller holds the tree lock
- * until the matching mas_store_prealloc(), which then cannot fail and
- * allocates nothing; mas_destroy() frees what a store did not use.
+ * The walk is left in @mas for the store, and so is what a single store
+ * (one slot, one boundary) will do: mas_store_prealloc() checks that the
+ * range and entry still make it one and carries it out without working it
+ * out again.  The caller holds the tree lock until the matching
+ * mas_store_prealloc() with the same range and entry, which then cannot
+ * fail and allocates nothing; mas_destroy() frees what a store did not
+ * use.
  *
  * Return: 0, or -ENOMEM with nothing allocated.
  */
