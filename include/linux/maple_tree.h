@@ -286,9 +286,10 @@ void *mas_find_rev(struct ma_state *mas, unsigned long min);
 void *mas_find_range_rev(struct ma_state *mas, unsigned long min);
 /*
  * mas_preallocate() allocates exactly what the next store needs: nothing
- * for a slot store, nothing outside RCU mode for a store that stays in its
- * leaf, one node for that in RCU mode, else what the planned rebuild takes.
- * mas_store_prealloc() then neither fails nor allocates.
+ * for a slot store or a moved boundary (in RCU mode too), nothing outside
+ * RCU mode for another store that stays in its leaf, one node for that in
+ * RCU mode, else what the planned rebuild takes.  mas_store_prealloc() of
+ * the same range and entry then neither fails nor allocates.
  */
 int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp);
 bool mas_is_err(struct ma_state *mas);
