@@ -3537,12 +3537,14 @@ static __always_inline void mt_gap_slots(const struct mt_gap_search *gs,
 		*i = gs->min > min ? __ma_offset(pivots, type, gs->min, once) : 0;
 }
 
-/* The internal nodes the search went down through, to come back to. */
+/*
+ * The internal nodes the search went down through, to come back to (the
+ * slots taken are kept apart, so that the stack stays under 1 KB).
+ */
 struct mt_gap_level {
 	struct maple_enode *enode;
 	unsigned long min;
 	unsigned long max;
-	int offset;
 };
 
 /*
@@ -3557,6 +3559,7 @@ static __always_inline int mt_gap_walk(struct mt_gap_search *gs,
 				       enum maple_type itype, bool rev)
 {
 	struct mt_gap_level up[MAPLE_HEIGHT_MAX];
+	unsigned char up_offset[MAPLE_HEIGHT_MAX];
 	unsigned long min = 0, max = ULONG_MAX, first, last;
 	int depth = 0, end, i, step = rev ? -1 : 1;
 	enum maple_type type;
@@ -3604,7 +3607,7 @@ scan:
 		up[depth].enode = enode;
 		up[depth].min = min;
 		up[depth].max = max;
-		up[depth++].offset = i;
+		up_offset[depth++] = i;
 		enode = slot;
 		min = first;
 		max = last;
@@ -3619,7 +3622,7 @@ ascend:
 	enode = up[depth].enode;
 	min = up[depth].min;
 	max = up[depth].max;
-	i = up[depth].offset + step;
+	i = up_offset[depth] + step;
 	node = mte_to_node(enode);
 	type = itype;
 	pivots = ma_pivots(node, type);
