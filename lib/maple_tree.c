@@ -2140,10 +2140,9 @@ mt_wr_find_leaf(struct maple_tree *mt, unsigned long index,
 	if (unlikely(!xa_is_node(root)))
 		return NULL;
 	enode = mte_safe_root(root);
-	for (;;) {
+	/* The type is in the pointer: internal levels, then the leaf. */
+	while (!mte_is_leaf(enode)) {
 		node = mte_to_node(enode);
-		if (mte_is_leaf(enode))
-			break;
 		pivots = (unsigned long *)node + 1;
 		p = ma_find_pivot(node, npiv, index, false);
 		below = p != pivots ? p[-1] : below;
@@ -2152,7 +2151,7 @@ mt_wr_find_leaf(struct maple_tree *mt, unsigned long index,
 	}
 	*minp = below + 1;
 	*maxp = max;
-	return node;
+	return mte_to_node(enode);
 }
 
 /*
@@ -2435,8 +2434,10 @@ mt_leaf_single_kind(struct maple_tree *mt, struct maple_node *node,
 	/* A NULL over the head of slot k joins the NULL before it. */
 	else if (k && !entry &&
 		 mt_leaf_single_fits(mt, node, min, max, MA_STATE_SINGLE_LAST,
-				     k - 1, index, last, entry))
-		flag = MA_STATE_SINGLE_LAST, *at = k - 1;
+				     k - 1, index, last, entry)) {
+		flag = MA_STATE_SINGLE_LAST;
+		*at = k - 1;
+	}
 	return flag;
 }
 
