@@ -2288,6 +2288,10 @@ static bool mas_wr_find_leaf(struct ma_state *mas)
 	struct maple_tree *mt = mas->tree;
 	struct maple_node *node;
 
+	/*
+	 * The caller may have moved the range in the leaf since: the slot
+	 * is checked where it is used (see mt_leaf_prepare()).
+	 */
 	if ((mas->mas_flags & MA_STATE_LEAF_WALKED) && mas_is_active(mas) &&
 	    mas->min <= mas->index && mas->index <= mas->max)
 		return true;
@@ -2617,16 +2621,27 @@ static bool mt_leaf_prepare(struct ma_state *mas, void *entry,
 	slots = node->mr64.slot;
 	end = ma_data_end(node, maple_leaf_64, lw->max);
 	lw->end = end;
-	lw->content = mt_slot_locked(mt, slots, k);
 
 	/*
 	 * The new contents: slots 0..k-1, the head of slot k, the entry, the
 	 * tail of slot m, slots m+1..end; a NULL entry absorbs NULLs beside
 	 * it (old NULLs are never adjacent).
 	 */
-	/* Mostly the range ends in the slot it starts in: no search then. */
 	first_k = ma_pivot_min(pivots, k, lw->min);
 	last_m = ma_pivot_max(pivots, maple_leaf_64, k, lw->max);
+	/*
+	 * A walk mas_preallocate() left found slot k: the range may have
+	 * moved since.  (The single-store checks above are complete, so a
+	 * stale k only made them fail.)
+	 */
+	if (unlikely(index < first_k || index > last_m)) {
+		k = ma_offset(pivots, maple_leaf_64, index);
+		mas->offset = k;
+		first_k = ma_pivot_min(pivots, k, lw->min);
+		last_m = ma_pivot_max(pivots, maple_leaf_64, k, lw->max);
+	}
+	lw->content = mt_slot_locked(mt, slots, k);
+	/* Mostly the range ends in the slot it starts in: no search then. */
 	m = k;
 	if (last > last_m) {
 		m = ma_offset(pivots, maple_leaf_64, last);

@@ -437,6 +437,31 @@ static void preallocated_single_store_is_checked_at_the_store(struct kunit *test
 	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
 }
 
+/*
+ * A one-leaf rewrite prepared, then the range moved to the previous range
+ * (mostly in the same leaf): the store must find its slot again, not take
+ * the one the preparing walk found.
+ */
+static void preallocated_rewrite_moved_in_its_leaf_is_found_again(struct kunit *test)
+{
+	unsigned int flags = param_flags(test);
+	struct ptree pt;
+	unsigned long k;
+
+	three_level_tree(test, &pt, flags);
+	/* Room in the leaves: every third range erased. */
+	for (k = 100; k < 160; k += 3)
+		prealloc_store(test, &pt, R_FIRST(k), R_LAST(k), NULL);
+	/* Prepared: a new tail of range k + 1; stored: one of range k. */
+	for (k = 101; k < 160; k += 3)
+		prealloc_then_store_other(test, &pt, R_FIRST(k + 1) + 4096,
+					  R_LAST(k + 1), val(k + 5000),
+					  R_FIRST(k) + 4096, R_LAST(k));
+	pt_expect_model(test, &pt);
+	pt_destroy(&pt);
+	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
+}
+
 static void preallocate_in_leaf_insert_requests_node_only_in_rcu(struct kunit *test)
 {
 	unsigned int flags = param_flags(test);
@@ -948,6 +973,8 @@ static struct kunit_case maple_prealloc_cases[] = {
 	KUNIT_CASE_PARAM(preallocate_start_boundary_move_requests_no_node,
 			 tree_modes_gen_params),
 	KUNIT_CASE_PARAM(preallocated_single_store_is_checked_at_the_store,
+			 tree_modes_gen_params),
+	KUNIT_CASE_PARAM(preallocated_rewrite_moved_in_its_leaf_is_found_again,
 			 tree_modes_gen_params),
 	KUNIT_CASE_PARAM(preallocate_in_leaf_insert_requests_node_only_in_rcu,
 			 tree_modes_gen_params),
