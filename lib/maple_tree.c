@@ -2346,6 +2346,57 @@ static unsigned long mt_leaf_wr_gap(const struct mt_leaf_wr *lw)
 }
 
 /*
+ * The boundary between slots @at and @at + 1 of a leaf: all that a moved
+ * boundary looks at.  Slot @at is [@lo, @hi] and holds @cur, slot @at + 1
+ * is [@hi + 1, @next_hi] and holds @next.
+ */
+struct mt_seam {
+	unsigned long lo, hi, next_hi;
+	void *cur, *next;
+};
+
+/*
+ * Read the seam after slot @at of @node, a leaf over [@min, @max]; false
+ * if slot @at is the last used one (it ends at @max: unused pivots hold
+ * @max too).
+ */
+static __always_inline bool mt_seam_read(struct maple_tree *mt,
+					 struct maple_node *node,
+					 unsigned long min, unsigned long max,
+					 unsigned char at, struct mt_seam *s)
+{
+	unsigned long *pivots = node->mr64.pivot;
+	void __rcu **slots = node->mr64.slot;
+
+	if (at >= MAPLE_RANGE64_SLOTS - 1)
+		return false;
+	s->hi = pivots[at];
+	if (s->hi == max)
+		return false;
+	s->lo = at ? pivots[at - 1] + 1 : min;
+	s->next_hi = at < MAPLE_RANGE64_SLOTS - 2 ? pivots[at + 1] : max;
+	s->cur = mt_slot_locked(mt, slots, at);
+	s->next = mt_slot_locked(mt, slots, at + 1);
+	return true;
+}
+
+/*
+ * Whether the store of @entry over [@index, @last] is the boundary move of
+ * kind @flag (MA_STATE_SINGLE_LAST or _BEFORE, see below) at seam @s.
+ */
+static __always_inline bool mt_seam_move_fits(const struct mt_seam *s,
+					      unsigned char flag,
+					      unsigned long index,
+					      unsigned long last, void *entry)
+{
+	if (flag == MA_STATE_SINGLE_LAST)
+		return entry == s->cur && s->hi < last && last < s->next_hi &&
+		       (index == s->lo || (!entry && index == s->hi + 1));
+	return entry == s->next && s->lo < index && index <= s->hi &&
+	       (last == s->next_hi || (!entry && last == s->hi));
+}
+
+/*
  * The writes that are one store into the leaf as it is, named by the
  * mas_flags value mas_preallocate() records them with, at slot @at:
  *  - MA_STATE_SINGLE_SLOT: the exact range of slot @at gets a new entry;
@@ -2373,32 +2424,21 @@ static __always_inline bool mt_leaf_single_fits(struct maple_tree *mt,
 {
 	unsigned long *pivots = node->mr64.pivot;
 	void __rcu **slots = node->mr64.slot;
-	unsigned long lo = ma_pivot_min(pivots, at, min);
-	unsigned long hi = ma_pivot_max(pivots, maple_leaf_64, at, max);
-	unsigned long next_hi;
+	unsigned long hi;
+	struct mt_seam s;
 
+	if (flag != MA_STATE_SINGLE_SLOT)
+		return mt_seam_read(mt, node, min, max, at, &s) &&
+		       mt_seam_move_fits(&s, flag, index, last, entry);
 	/*
 	 * Slot @at ends at the leaf's maximum only if it is the last used
-	 * one: a pivot store needs a slot after it, a NULL an entry on both
-	 * sides.
+	 * one: a NULL needs an entry on both sides.
 	 */
-	if (flag == MA_STATE_SINGLE_SLOT) {
-		if (index != lo || last != hi)
-			return false;
-		return entry || (at && hi != max &&
-				 mt_slot_locked(mt, slots, at - 1) &&
-				 mt_slot_locked(mt, slots, at + 1));
-	}
-	if (hi == max || at >= MAPLE_RANGE64_SLOTS - 1)
+	hi = ma_pivot_max(pivots, maple_leaf_64, at, max);
+	if (index != ma_pivot_min(pivots, at, min) || last != hi)
 		return false;
-	next_hi = ma_pivot_max(pivots, maple_leaf_64, at + 1, max);
-	if (flag == MA_STATE_SINGLE_LAST)
-		return entry == mt_slot_locked(mt, slots, at) &&
-		       hi < last && last < next_hi &&
-		       (index == lo || (!entry && index == hi + 1));
-	return entry == mt_slot_locked(mt, slots, at + 1) &&
-	       lo < index && index <= hi &&
-	       (last == next_hi || (!entry && last == hi));
+	return entry || (at && hi != max && mt_slot_locked(mt, slots, at - 1) &&
+			 mt_slot_locked(mt, slots, at + 1));
 }
 
 /* A root leaf of one or two ranges may have to give way to no node. */
@@ -2867,10 +2907,50 @@ static unsigned long mt_leaf_gap_after(struct maple_node *node,
 }
 
 /*
+ * One NULL range of the leaf @node over [@min, @max] changed from @was to
+ * @now indices (0: not NULL): in an allocation tree, the leaf's gap and
+ * its ancestors' follow.
+ */
+static __always_inline void mt_leaf_gap_changed(struct maple_tree *mt,
+						struct maple_node *node,
+						unsigned long min,
+						unsigned long max,
+						unsigned long was,
+						unsigned long now)
+{
+	unsigned long old_gap;
+
+	if (was == now || !mt_is_alloc(mt) || ma_is_root(node))
+		return;
+	old_gap = ma_parent(node)->ma64.gap[ma_parent_slot(node)];
+	mt_gap_push_up(node, mt_leaf_gap_after(node, min, max, old_gap, was,
+					       now));
+}
+
+/*
+ * Move the boundary of seam @s, after slot @at of the leaf @node over
+ * [@min, @max], to @piv: one pivot store (see mt_leaf_needs_node()).
+ */
+static __always_inline void mt_seam_move(struct maple_tree *mt,
+					 struct maple_node *node,
+					 unsigned long min, unsigned long max,
+					 unsigned char at,
+					 const struct mt_seam *s,
+					 unsigned long piv)
+{
+	WRITE_ONCE(node->mr64.pivot[at], piv);
+	/* Two NULLs are never neighbours: at most one side is NULL. */
+	if (!s->cur)
+		mt_leaf_gap_changed(mt, node, min, max, s->hi - s->lo + 1,
+				    piv - s->lo + 1);
+	else if (!s->next)
+		mt_leaf_gap_changed(mt, node, min, max, s->next_hi - s->hi,
+				    s->next_hi - piv);
+}
+
+/*
  * Carry out a single store into the leaf @node over [@min, @max]: @entry
- * into slot @at (MT_LEAF_SLOT) or pivot @at moved to @piv (MT_LEAF_PIVOT),
- * then, in an allocation tree, the leaf's gap from the one NULL range that
- * changed.
+ * into slot @at (MT_LEAF_SLOT) or pivot @at moved to @piv (MT_LEAF_PIVOT).
  */
 static __always_inline void
 mt_leaf_single_commit(struct maple_tree *mt, struct maple_node *node,
@@ -2880,33 +2960,20 @@ mt_leaf_single_commit(struct maple_tree *mt, struct maple_node *node,
 {
 	unsigned long *pivots = node->mr64.pivot;
 	void __rcu **slots = node->mr64.slot;
-	unsigned long lo = ma_pivot_min(pivots, at, min);
-	unsigned long hi = ma_pivot_max(pivots, maple_leaf_64, at, max);
-	unsigned long was = 0, now = 0, next_hi, old_gap;
+	unsigned long size, was = 0;
+	struct mt_seam s;
 
-	if (kind == MT_LEAF_SLOT) {
-		if (!mt_slot_locked(mt, slots, at))
-			was = hi - lo + 1;
-		rcu_assign_pointer(slots[at], entry);
-		if (!entry)
-			now = hi - lo + 1;
-	} else {
-		WRITE_ONCE(pivots[at], piv);
-		if (!mt_slot_locked(mt, slots, at)) {
-			was = hi - lo + 1;
-			now = piv - lo + 1;
-		} else if (!mt_slot_locked(mt, slots, at + 1)) {
-			next_hi = ma_pivot_max(pivots, maple_leaf_64, at + 1,
-					       max);
-			was = next_hi - hi;
-			now = next_hi - piv;
-		}
-	}
-	if (was == now || !mt_is_alloc(mt) || ma_is_root(node))
+	if (kind != MT_LEAF_SLOT) {
+		if (mt_seam_read(mt, node, min, max, at, &s))
+			mt_seam_move(mt, node, min, max, at, &s, piv);
 		return;
-	old_gap = ma_parent(node)->ma64.gap[ma_parent_slot(node)];
-	mt_gap_push_up(node, mt_leaf_gap_after(node, min, max, old_gap, was,
-					       now));
+	}
+	size = ma_pivot_max(pivots, maple_leaf_64, at, max) -
+	       ma_pivot_min(pivots, at, min) + 1;
+	if (!mt_slot_locked(mt, slots, at))
+		was = size;
+	rcu_assign_pointer(slots[at], entry);
+	mt_leaf_gap_changed(mt, node, min, max, was, entry ? 0 : size);
 }
 
 /* Carry out a prepared one-leaf write; @new is a node if one is needed. */
@@ -2964,26 +3031,41 @@ static bool mas_wr_single_prepared(struct ma_state *mas, void *entry,
 				   void **content)
 {
 	unsigned char flag = mas->mas_flags & MA_STATE_SINGLE;
+	unsigned long index = mas->index, last = mas->last;
+	unsigned long min = mas->min, max = mas->max;
 	struct maple_tree *mt = mas->tree;
-	struct mt_leaf_wr lw;
+	unsigned char at = mas->offset;
+	struct maple_node *node;
+	struct mt_seam s;
 
 	mas->mas_flags &= ~(MA_STATE_SINGLE | MA_STATE_LEAF_WALKED);
 	if (!mas_is_active(mas) || !mte_is_leaf(mas->node))
 		return false;
-	lw.node = mte_to_node(mas->node);
-	lw.min = mas->min;
-	lw.max = mas->max;
-	if (!mt_leaf_single_fits(mt, lw.node, lw.min, lw.max, flag,
-				 mas->offset, mas->index, mas->last, entry) ||
-	    mt_leaf_root_few(lw.node, lw.max))
-		return false;
-	mt_leaf_single_set(mt, &lw, flag, mas->offset, mas->index, mas->last);
-	mt_leaf_single_commit(mt, lw.node, lw.min, lw.max, lw.kind, lw.at,
-			      entry, lw.piv);
-	mas->index = lw.first;
-	mas->last = lw.last;
+	node = mte_to_node(mas->node);
+	if (flag == MA_STATE_SINGLE_SLOT) {
+		if (!mt_leaf_single_fits(mt, node, min, max, flag, at, index,
+					 last, entry) ||
+		    mt_leaf_root_few(node, max))
+			return false;
+		*content = mt_slot_locked(mt, node->mr64.slot, at);
+		mt_leaf_single_commit(mt, node, min, max, MT_LEAF_SLOT, at,
+				      entry, 0);
+	} else {
+		if (!mt_seam_read(mt, node, min, max, at, &s) ||
+		    !mt_seam_move_fits(&s, flag, index, last, entry) ||
+		    mt_leaf_root_few(node, max))
+			return false;
+		if (flag == MA_STATE_SINGLE_LAST) {
+			*content = index == s.lo ? s.cur : s.next;
+			mas->index = s.lo;
+			mt_seam_move(mt, node, min, max, at, &s, last);
+		} else {
+			*content = s.cur;
+			mas->last = s.next_hi;
+			mt_seam_move(mt, node, min, max, at, &s, index - 1);
+		}
+	}
 	mas->node = MAS_PAUSE;
-	*content = lw.content;
 	return true;
 }
 
