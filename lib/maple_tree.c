@@ -2251,7 +2251,10 @@ struct mt_leaf_wr {
 	unsigned char k, m;		/* MT_LEAF_REWRITE: old slots replaced */
 	enum mt_leaf_kind kind;
 	unsigned char single;		/* MA_STATE_SINGLE_*: a single store */
-	unsigned long first, last;	/* the stored range, NULLs merged */
+	unsigned long first, last;	/* the stored range (NULLs merged, once
+					 * gathered) */
+	unsigned long first_k, last_m;	/* MT_LEAF_REWRITE: slot k's first
+					 * index, slot m's last */
 	void *content;			/* what was at the first index */
 	unsigned long gap;		/* largest NULL range of the new leaf */
 	unsigned long piv;		/* MT_LEAF_PIVOT: the moved pivot */
@@ -2308,41 +2311,68 @@ static bool mas_wr_find_leaf(struct ma_state *mas)
 	return true;
 }
 
-/* Append a range ending at @pivot; a NULL after a NULL widens that one. */
-static inline void mt_leaf_push(struct mt_leaf_wr *lw, unsigned long pivot,
-				void *entry)
+/*
+ * Where a one-leaf write gathers the new contents: the arrays of struct
+ * mt_leaf_wr (an in-place rewrite, a split: up to MAPLE_RANGE64_SLOTS + 2
+ * ranges) or straight into the arrays of a new leaf (a copy under RCU).
+ * A @full leaf does not store its last slot's pivot (the leaf's maximum):
+ * pivot[MAPLE_RANGE64_SLOTS - 1] would be slot[0].
+ */
+static __always_inline void mt_out_set_pivot(unsigned long *pv,
+					     unsigned char i,
+					     unsigned long pivot, bool full)
 {
-	unsigned char n = lw->count;
+	if (!full || i < MAPLE_RANGE64_SLOTS - 1)
+		pv[i] = pivot;
+}
 
-	if (!entry && n && !lw->slot[n - 1]) {
-		lw->pivot[n - 1] = pivot;
+static __always_inline unsigned long mt_out_pivot(const unsigned long *pv,
+						  unsigned char i,
+						  unsigned long max, bool full)
+{
+	return full && i >= MAPLE_RANGE64_SLOTS - 1 ? max : pv[i];
+}
+
+/* Append a range ending at @pivot; a NULL after a NULL widens that one. */
+static __always_inline void mt_out_push(unsigned long *pv, void **sl,
+					unsigned char *np, unsigned long pivot,
+					void *entry, bool full)
+{
+	unsigned char n = *np;
+
+	if (!entry && n && !sl[n - 1]) {
+		mt_out_set_pivot(pv, n - 1, pivot, full);
 		return;
 	}
-	lw->pivot[n] = pivot;
-	lw->slot[n] = entry;
-	lw->count = n + 1;
+	mt_out_set_pivot(pv, n, pivot, full);
+	sl[n] = entry;
+	*np = n + 1;
 }
 
 /* The largest NULL range of gathered slots [@from, @to), from @start. */
-static unsigned long mt_leaf_wr_gap_of(const struct mt_leaf_wr *lw,
-				       unsigned char from, unsigned char to,
-				       unsigned long start)
+static __always_inline unsigned long
+mt_out_gap_of(const unsigned long *pv, void *const *sl, unsigned char from,
+	      unsigned char to, unsigned long start, unsigned long max,
+	      bool full)
 {
-	unsigned long gap = 0;
+	unsigned long gap = 0, piv;
 	unsigned char i;
 
 	for (i = from; i < to; i++) {
-		if (!lw->slot[i] && lw->pivot[i] - start + 1 > gap)
-			gap = lw->pivot[i] - start + 1;
-		start = lw->pivot[i] + 1;
+		piv = mt_out_pivot(pv, i, max, full);
+		if (!sl[i] && piv - start + 1 > gap)
+			gap = piv - start + 1;
+		start = piv + 1;
 	}
 	return gap;
 }
 
-/* The largest NULL range of the gathered contents. */
-static unsigned long mt_leaf_wr_gap(const struct mt_leaf_wr *lw)
+static unsigned long mt_leaf_wr_gap_of(const struct mt_leaf_wr *lw,
+				       unsigned char from, unsigned char to,
+				       unsigned long start)
 {
-	return mt_leaf_wr_gap_of(lw, 0, lw->count, lw->min);
+	return mt_out_gap_of(lw->pivot, lw->slot, from, to, start, lw->max,
+			     false);
 }
 
 /*
@@ -2525,20 +2555,21 @@ static __always_inline void mt_leaf_single_set(struct maple_tree *mt,
  * the leaf is looked at only when a range that went held the largest gap
  * and no new range is as large, unless the new one dominates the leaf.
  */
-static unsigned long mt_leaf_rewrite_gap(struct maple_tree *mt,
-					 struct mt_leaf_wr *lw)
+static __always_inline unsigned long
+mt_leaf_rewrite_gap(struct maple_tree *mt, struct mt_leaf_wr *lw,
+		    const unsigned long *pv, void *const *sl, bool full)
 {
 	struct maple_node *node = lw->node;
 	unsigned long *pivots = node->mr64.pivot;
 	void __rcu **slots = node->mr64.slot;
-	unsigned long old_gap, first, grown = 0;
+	unsigned long old_gap, first, grown;
 	unsigned char i, from, to;
 	bool shrunk = false;
 
 	if (ma_is_root(node))
 		return 0;	/* nobody records it */
 	old_gap = ma_parent(node)->ma64.gap[ma_parent_slot(node)];
-	first = ma_pivot_min(pivots, lw->k, lw->min);
+	first = lw->first_k;
 	for (i = lw->k; i <= lw->m; i++) {
 		unsigned long piv = ma_pivot_max(pivots, maple_leaf_64, i,
 						 lw->max);
@@ -2550,17 +2581,13 @@ static unsigned long mt_leaf_rewrite_gap(struct maple_tree *mt,
 	/* New NULLs: the head of slot k, the entry, the tail of slot m. */
 	from = lw->at ? lw->at - 1 : 0;
 	to = min_t(unsigned char, lw->count, lw->at + 2);
-	first = from ? lw->pivot[from - 1] + 1 : lw->min;
-	for (i = from; i < to; i++) {
-		if (!lw->slot[i] && lw->pivot[i] - first + 1 > grown)
-			grown = lw->pivot[i] - first + 1;
-		first = lw->pivot[i] + 1;
-	}
+	first = from ? mt_out_pivot(pv, from - 1, lw->max, full) + 1 : lw->min;
+	grown = mt_out_gap_of(pv, sl, from, to, first, lw->max, full);
 	if (grown >= old_gap || !shrunk)
 		return max(grown, old_gap);
 	if (grown >= (lw->max - lw->min + 1) - grown)
 		return grown;
-	return mt_leaf_wr_gap(lw);
+	return mt_out_gap_of(pv, sl, 0, lw->count, lw->min, lw->max, full);
 }
 
 /*
@@ -2619,8 +2646,9 @@ static bool mt_leaf_may_split_last(struct ma_state *mas,
 /*
  * Work out the store of @entry over [mas->index, mas->last] as a one-leaf
  * write, leaving mas at the leaf; with @count_only, only whether it is one
- * and its kind (what mas_preallocate() needs), without gathering the new
- * contents.  Returns false if it is not one; nothing was changed.
+ * and its kind (what mas_preallocate() needs), without what the commit
+ * needs (mt_leaf_gather() builds the new contents there, into the node
+ * that takes them).  Returns false if it is not one; nothing was changed.
  */
 static bool mt_leaf_prepare(struct ma_state *mas, void *entry,
 			    struct mt_leaf_wr *lw, bool count_only)
@@ -2630,7 +2658,7 @@ static bool mt_leaf_prepare(struct ma_state *mas, void *entry,
 	struct maple_node *node;
 	unsigned long *pivots, first_k, last_m;
 	void __rcu **slots;
-	unsigned char i, k, m, end, at, n;
+	unsigned char k, m, end, at, n;
 
 	if (!mas_wr_find_leaf(mas))
 		return false;
@@ -2718,37 +2746,96 @@ static bool mt_leaf_prepare(struct ma_state *mas, void *entry,
 					     MT_LEAF_REWRITE;
 	if (count_only)
 		return true;
-
-	/* Old NULLs are never adjacent: only the seams can merge. */
 	lw->k = k;
 	lw->m = m;
-	memcpy(lw->pivot, pivots, k * sizeof(*pivots));
-	memcpy(lw->slot, (void __force *)slots, k * sizeof(*slots));
-	lw->count = k;
-	if (index > first_k)
-		mt_leaf_push(lw, index - 1, lw->content);
-	mt_leaf_push(lw, last, entry);
-	at = lw->count - 1;
-	lw->at = at;
-	if (last < last_m)
-		mt_leaf_push(lw, last_m, mt_slot_locked(mt, slots, m));
+	lw->first_k = first_k;
+	lw->last_m = last_m;
+	lw->first = index;
+	lw->last = last;
+	return true;
+}
+
+/*
+ * Gather the new contents of a MT_LEAF_REWRITE or MT_LEAF_SPLIT_LAST into
+ * @pv and @sl (see mt_out_set_pivot()), which already hold the leaf's
+ * slots 0..k-1 and, @to_node, all its old slots: those that are no longer
+ * used are cleared.  Sets the slot of the entry and the stored range.
+ */
+static __always_inline void mt_leaf_gather(struct maple_tree *mt,
+					   struct mt_leaf_wr *lw,
+					   unsigned long *pv, void **sl,
+					   bool to_node, bool full)
+{
+	unsigned long *pivots = lw->node->mr64.pivot;
+	void __rcu **slots = lw->node->mr64.slot;
+	unsigned long index = lw->first, last = lw->last, max = lw->max;
+	unsigned char i, n = lw->k, m = lw->m, end = lw->end, at;
+
+	/* Old NULLs are never adjacent: only the seams can merge. */
+	if (index > lw->first_k)
+		mt_out_push(pv, sl, &n, index - 1, lw->content, full);
+	mt_out_push(pv, sl, &n, last, lw->entry, full);
+	at = n - 1;
+	if (last < lw->last_m)
+		mt_out_push(pv, sl, &n, lw->last_m,
+			    mt_slot_locked(mt, slots, m), full);
 	if (m < end) {
 		i = m + 1;
-		mt_leaf_push(lw, ma_pivot_max(pivots, maple_leaf_64, i,
-					      lw->max),
-			     mt_slot_locked(mt, slots, i));
-		for (i++; i <= end; i++) {
-			lw->pivot[lw->count] = ma_pivot_max(pivots,
-						maple_leaf_64, i, lw->max);
-			lw->slot[lw->count++] = mt_slot_locked(mt, slots, i);
+		mt_out_push(pv, sl, &n, ma_pivot_max(pivots, maple_leaf_64, i,
+						     max),
+			    mt_slot_locked(mt, slots, i), full);
+		for (i++; i <= end; i++, n++) {
+			mt_out_set_pivot(pv, n, ma_pivot_max(pivots,
+					 maple_leaf_64, i, max), full);
+			sl[n] = mt_slot_locked(mt, slots, i);
 		}
 	}
-	WARN_ON_ONCE(IS_ENABLED(CONFIG_DEBUG_MAPLE_TREE) && lw->count != n);
+	WARN_ON_ONCE(IS_ENABLED(CONFIG_DEBUG_MAPLE_TREE) && n != lw->count);
 
-	lw->first = at ? lw->pivot[at - 1] + 1 : lw->min;
-	lw->last = lw->pivot[at];
-	lw->pivot[lw->count - 1] = lw->max;
-	return true;
+	lw->at = at;
+	lw->first = at ? mt_out_pivot(pv, at - 1, max, full) + 1 : lw->min;
+	lw->last = mt_out_pivot(pv, at, max, full);
+	mt_out_set_pivot(pv, n - 1, max, full);
+	if (to_node) {
+		for (i = n; i <= end; i++) {
+			sl[i] = NULL;
+			mt_out_set_pivot(pv, i, max, true);
+		}
+	}
+}
+
+/* Slots 0..MAPLE_RANGE64_SLOTS - 1 of the leaf @src, with their pivots. */
+static __always_inline void mt_leaf_copy_all(unsigned long *pv, void **sl,
+					     struct maple_node *src)
+{
+	memcpy(pv, src->mr64.pivot, (MAPLE_RANGE64_SLOTS - 1) * sizeof(*pv));
+	memcpy(sl, (void __force *)src->mr64.slot,
+	       MAPLE_RANGE64_SLOTS * sizeof(*sl));
+}
+
+/*
+ * The new contents of a MT_LEAF_REWRITE, built in @new (a copy of the leaf
+ * under RCU, nobody reads it yet) from the old leaf as it is; in an
+ * allocation tree, with the gap.
+ */
+static void mt_leaf_build(struct maple_tree *mt, struct mt_leaf_wr *lw,
+			  struct maple_node *new)
+{
+	unsigned long *pv = new->mr64.pivot;
+	void **sl = (void __force **)new->mr64.slot;
+	bool alloc = mt_is_alloc(mt);
+
+	mt_leaf_copy_all(pv, sl, lw->node);
+	/* Mostly the new leaf is not full: no pivot needs a check then. */
+	if (likely(lw->count < MAPLE_RANGE64_SLOTS)) {
+		mt_leaf_gather(mt, lw, pv, sl, true, false);
+		if (alloc)
+			lw->gap = mt_leaf_rewrite_gap(mt, lw, pv, sl, false);
+	} else {
+		mt_leaf_gather(mt, lw, pv, sl, true, true);
+		if (alloc)
+			lw->gap = mt_leaf_rewrite_gap(mt, lw, pv, sl, true);
+	}
 }
 
 /*
@@ -2985,6 +3072,8 @@ static void mt_leaf_commit(struct maple_tree *mt, struct mt_leaf_wr *lw,
 
 	switch (lw->kind) {
 	case MT_LEAF_SPLIT_LAST:
+		mt_leaf_copy_all(lw->pivot, lw->slot, node);
+		mt_leaf_gather(mt, lw, lw->pivot, lw->slot, false, false);
 		mt_leaf_split_last(mt, lw, new);
 		return;
 	case MT_LEAF_SLOT:
@@ -2994,14 +3083,18 @@ static void mt_leaf_commit(struct maple_tree *mt, struct mt_leaf_wr *lw,
 		return;
 	case MT_LEAF_REWRITE:
 		/* The gap is worked out from the leaf before the store. */
-		if (alloc)
-			lw->gap = mt_leaf_rewrite_gap(mt, lw);
 		if (!new) {
 			/* Nobody reads beside us: rewrite the leaf in place. */
+			mt_leaf_copy_all(lw->pivot, lw->slot, node);
+			mt_leaf_gather(mt, lw, lw->pivot, lw->slot, false,
+				       false);
+			if (alloc)
+				lw->gap = mt_leaf_rewrite_gap(mt, lw, lw->pivot,
+							      lw->slot, false);
 			mt_leaf_fill(node, lw);
 			break;
 		}
-		mt_leaf_fill(new, lw);
+		mt_leaf_build(mt, lw, new);
 		new->parent = node->parent;
 		if (ma_is_root(node)) {
 			rcu_assign_pointer(mt->ma_root,

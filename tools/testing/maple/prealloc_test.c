@@ -514,6 +514,35 @@ static void preallocate_in_leaf_erase_requests_node_only_in_rcu(struct kunit *te
 	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
 }
 
+/*
+ * Leaves filled to all 16 slots by a one-leaf write: an erase frees two
+ * slots, a range into the middle of the merged gap takes them back (a
+ * leaf copy under RCU, whose last pivot is not stored), and shrinks what
+ * was the leaf's largest gap, so that its gap is looked for again.  Each
+ * write is checked against the model and validated; those at a leaf's
+ * edge (a NULL merging across leaves) go the full way, the others must be
+ * one-leaf writes.
+ */
+static void preallocate_rewrite_fills_a_leaf(struct kunit *test)
+{
+	unsigned int flags = param_flags(test);
+	long one_leaf = (flags & MT_FLAGS_USE_RCU) ? 1 : 0;
+	unsigned long k, nr_one_leaf = 0;
+	struct ptree pt;
+
+	three_level_tree(test, &pt, flags);
+	for (k = 300; k < 340; k++) {
+		prealloc_store(test, &pt, R_FIRST(k), R_LAST(k), NULL);
+		nr_one_leaf += prealloc_store(test, &pt, R_FIRST(k) + 0x1000,
+					      R_LAST(k) + 0x1000,
+					      val(k + 7000)) == one_leaf;
+	}
+	KUNIT_EXPECT_GE(test, nr_one_leaf, 30UL);
+	pt_expect_model(test, &pt);
+	pt_destroy(&pt);
+	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
+}
+
 static void preallocate_into_empty_and_root_entry_trees(struct kunit *test)
 {
 	unsigned int flags = param_flags(test);
@@ -979,6 +1008,8 @@ static struct kunit_case maple_prealloc_cases[] = {
 	KUNIT_CASE_PARAM(preallocate_in_leaf_insert_requests_node_only_in_rcu,
 			 tree_modes_gen_params),
 	KUNIT_CASE_PARAM(preallocate_in_leaf_erase_requests_node_only_in_rcu,
+			 tree_modes_gen_params),
+	KUNIT_CASE_PARAM(preallocate_rewrite_fills_a_leaf,
 			 tree_modes_gen_params),
 	KUNIT_CASE_PARAM(preallocate_into_empty_and_root_entry_trees,
 			 tree_modes_gen_params),
