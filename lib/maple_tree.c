@@ -2650,7 +2650,7 @@ static bool mt_leaf_may_split_last(struct ma_state *mas,
  * needs (mt_leaf_gather() builds the new contents there, into the node
  * that takes them).  Returns false if it is not one; nothing was changed.
  */
-static bool mt_leaf_prepare(struct ma_state *mas, void *entry,
+static __always_inline bool mt_leaf_prepare(struct ma_state *mas, void *entry,
 			    struct mt_leaf_wr *lw, bool count_only)
 {
 	struct maple_tree *mt = mas->tree;
@@ -2677,8 +2677,8 @@ static bool mt_leaf_prepare(struct ma_state *mas, void *entry,
 						 index, last, entry, &at);
 	else if (!count_only)
 		mas->mas_flags &= ~MA_STATE_LEAF_REWRITE;
+	lw->at = at;
 	if (lw->single) {
-		lw->at = at;
 		if (!count_only)
 			mt_leaf_single_set(mt, lw, lw->single, at, index,
 					   last);
