@@ -487,6 +487,13 @@ static inline unsigned long mas_request(const struct ma_state *mas)
 }
 
 /*
+ * mas_preallocate() left what it found a one-leaf rewrite to be in the
+ * pool's first node (see struct mt_leaf_rec): any change to the pool ends
+ * the record.
+ */
+#define MA_STATE_LEAF_REC	0x40
+
+/*
  * Add a zeroed node to the pool.  Only the header words below are written,
  * and mas_pop_node() clears them again, so a node leaves the pool zeroed.
  */
@@ -499,6 +506,7 @@ static void mas_push_node(struct ma_state *mas, struct maple_node *node)
 	head->total = total + 1;
 	head->request_count = total ? mas->alloc->request_count : 0;
 	mas->alloc = head;
+	mas->mas_flags &= ~MA_STATE_LEAF_REC;
 }
 
 static struct maple_node *mas_pop_node(struct ma_state *mas)
@@ -509,6 +517,7 @@ static struct maple_node *mas_pop_node(struct ma_state *mas)
 
 	if (WARN_ON(!total))
 		return NULL;
+	mas->mas_flags &= ~MA_STATE_LEAF_REC;
 	next = head->slot[0];
 	if (next) {
 		next->total = total - 1;
@@ -2744,14 +2753,86 @@ static __always_inline bool mt_leaf_prepare(struct ma_state *mas, void *entry,
 		return false;
 	lw->kind = n > MAPLE_RANGE64_SLOTS ? MT_LEAF_SPLIT_LAST :
 					     MT_LEAF_REWRITE;
-	if (count_only)
-		return true;
 	lw->k = k;
 	lw->m = m;
 	lw->first_k = first_k;
 	lw->last_m = last_m;
 	lw->first = index;
 	lw->last = last;
+	return true;
+}
+
+/*
+ * What mas_preallocate() found a one-leaf rewrite that needs a node to be,
+ * kept in that node, the pool's first (pooled nodes are free memory; the
+ * pool itself uses only the words before @index): the store that finds
+ * the same range, the same kind of entry (NULL or not) and the same leaf
+ * takes the analysis from here instead of doing it again.
+ */
+struct mt_leaf_rec {
+	unsigned long index, last;	/* the range analysed */
+	unsigned long first_k, last_m;
+	unsigned char k, m, end, count;
+	bool null;			/* the entry was NULL */
+};
+
+static inline struct mt_leaf_rec *mt_leaf_rec(struct maple_alloc *head)
+{
+	BUILD_BUG_ON(offsetof(struct maple_alloc, slot[1]) +
+		     sizeof(struct mt_leaf_rec) > sizeof(struct maple_node));
+	return (struct mt_leaf_rec *)&head->slot[1];
+}
+
+/* Record the analysed rewrite @lw in the pool's first node. */
+static void mas_leaf_record(struct ma_state *mas, const struct mt_leaf_wr *lw)
+{
+	struct mt_leaf_rec *rec = mt_leaf_rec(mas->alloc);
+
+	rec->index = mas->index;
+	rec->last = mas->last;
+	rec->first_k = lw->first_k;
+	rec->last_m = lw->last_m;
+	rec->k = lw->k;
+	rec->m = lw->m;
+	rec->end = lw->end;
+	rec->count = lw->count;
+	rec->null = !lw->entry;
+	mas->mas_flags |= MA_STATE_LEAF_REC;
+}
+
+/*
+ * The recorded rewrite as @lw, if the store is the one analysed: the same
+ * range and kind of entry, and mas->node the leaf holding the range (the
+ * tree has not changed, its lock being held).  Else false.
+ */
+static __always_inline bool mas_leaf_recorded(struct ma_state *mas,
+					      void *entry,
+					      struct mt_leaf_wr *lw)
+{
+	struct mt_leaf_rec *rec = mt_leaf_rec(mas->alloc);
+	struct maple_node *node;
+
+	mas->mas_flags &= ~MA_STATE_LEAF_REC;
+	if (rec->index != mas->index || rec->last != mas->last ||
+	    rec->null != !entry || !(mas->mas_flags & MA_STATE_LEAF_WALKED) ||
+	    !mas_is_active(mas) || mas->index < mas->min ||
+	    mas->index > mas->max)
+		return false;
+	node = mte_to_node(mas->node);
+	lw->node = node;
+	lw->min = mas->min;
+	lw->max = mas->max;
+	lw->entry = entry;
+	lw->kind = MT_LEAF_REWRITE;
+	lw->k = rec->k;
+	lw->m = rec->m;
+	lw->end = rec->end;
+	lw->count = rec->count;
+	lw->first_k = rec->first_k;
+	lw->last_m = rec->last_m;
+	lw->first = mas->index;
+	lw->last = mas->last;
+	lw->content = mt_slot_locked(mas->tree, node->mr64.slot, rec->k);
 	return true;
 }
 
@@ -3174,6 +3255,12 @@ static bool mas_wr_leaf_fast(struct ma_state *mas, void *entry,
 	struct maple_node *new = NULL;
 	struct mt_leaf_wr lw;
 
+	if ((mas->mas_flags & MA_STATE_LEAF_REC) &&
+	    mas_leaf_recorded(mas, entry, &lw)) {
+		mas->mas_flags &= ~MA_STATE_LEAF_REWRITE;
+		new = mas_pop_node(mas);
+		goto commit;
+	}
 	if (!mt_leaf_prepare(mas, entry, &lw, false))
 		return false;
 	if (mt_leaf_needs_node(mt, &lw)) {
@@ -3184,6 +3271,7 @@ static bool mas_wr_leaf_fast(struct ma_state *mas, void *entry,
 		if (!new)
 			return false;
 	}
+commit:
 	mt_leaf_commit(mt, &lw, new);
 	mas->index = lw.first;
 	mas->last = lw.last;
@@ -3357,6 +3445,9 @@ int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
 		mas_destroy(mas);
 		return -ENOMEM;
 	}
+	if (nodes && (mas->mas_flags & MA_STATE_LEAF_REWRITE) &&
+	    lw.kind == MT_LEAF_REWRITE)
+		mas_leaf_record(mas, &lw);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(mas_preallocate);

@@ -371,10 +371,10 @@ static void preallocate_start_boundary_move_requests_no_node(struct kunit *test)
  * mas_preallocate() recorded (a slot, one boundary) is checked, not
  * trusted.  The returned entry is the one that was at @first2.
  */
-static void prealloc_then_store_other(struct kunit *test, struct ptree *pt,
+static void prealloc_then_store_entry(struct kunit *test, struct ptree *pt,
 				      unsigned long first, unsigned long last,
 				      void *entry, unsigned long first2,
-				      unsigned long last2)
+				      unsigned long last2, void *entry2)
 {
 	MA_STATE(mas, &pt->mt, first, last);
 	char msg[MODEL_MSG_LEN];
@@ -386,7 +386,7 @@ static void prealloc_then_store_other(struct kunit *test, struct ptree *pt,
 	ret = mas_preallocate(&mas, entry, pt_gfp(pt));
 	mas.index = first2;
 	mas.last = last2;
-	old = ret ? NULL : mas_store(&mas, entry);
+	old = ret ? NULL : mas_store(&mas, entry2);
 	err = mas_is_err(&mas);
 	mas_destroy(&mas);
 	pt_unlock(pt);
@@ -396,13 +396,23 @@ static void prealloc_then_store_other(struct kunit *test, struct ptree *pt,
 	KUNIT_EXPECT_FALSE(test, err);
 	KUNIT_EXPECT_PTR_EQ_MSG(test, old, want,
 				"[%lu, %lu] (prepared [%lu, %lu]) <- %p",
-				first2, last2, first, last, entry);
-	model_store_range(&pt->m, first2, last2, entry);
+				first2, last2, first, last, entry2);
+	model_store_range(&pt->m, first2, last2, entry2);
 	if (model_check_write(&pt->mt, &pt->m, first2, last2, msg,
 			      sizeof(msg)))
 		KUNIT_FAIL(test, "[%lu, %lu] (prepared [%lu, %lu]) <- %p: %s",
-			   first2, last2, first, last, entry, msg);
+			   first2, last2, first, last, entry2, msg);
 	KUNIT_EXPECT_EQ(test, mt_validate_errors(&pt->mt), 0);
+}
+
+/* Prepared for one range, stored over another (the same entry). */
+static void prealloc_then_store_other(struct kunit *test, struct ptree *pt,
+				      unsigned long first, unsigned long last,
+				      void *entry, unsigned long first2,
+				      unsigned long last2)
+{
+	prealloc_then_store_entry(test, pt, first, last, entry, first2, last2,
+				  entry);
 }
 
 static void preallocated_single_store_is_checked_at_the_store(struct kunit *test)
@@ -457,6 +467,22 @@ static void preallocated_rewrite_moved_in_its_leaf_is_found_again(struct kunit *
 		prealloc_then_store_other(test, &pt, R_FIRST(k + 1) + 4096,
 					  R_LAST(k + 1), val(k + 5000),
 					  R_FIRST(k) + 4096, R_LAST(k));
+	/*
+	 * Prepared: a range into the middle of a gap (NULL, entry, NULL);
+	 * stored: a NULL over the same range, which merges instead.  In RCU
+	 * mode the store finds the preparation's record and must not take it.
+	 */
+	for (k = 101; k < 160; k += 3)
+		prealloc_then_store_entry(test, &pt, R_LAST(k) + 0x3000,
+					  R_LAST(k) + 0x3fff, val(k + 6000),
+					  R_LAST(k) + 0x3000,
+					  R_LAST(k) + 0x3fff, NULL);
+	/* The other way round: a NULL prepared, an entry stored. */
+	for (k = 101; k < 160; k += 3)
+		prealloc_then_store_entry(test, &pt, R_FIRST(k) + 0x100,
+					  R_FIRST(k) + 0x1ff, NULL,
+					  R_FIRST(k) + 0x100,
+					  R_FIRST(k) + 0x1ff, val(k + 8000));
 	pt_expect_model(test, &pt);
 	pt_destroy(&pt);
 	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
