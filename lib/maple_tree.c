@@ -2558,11 +2558,12 @@ static __always_inline void mt_leaf_single_set(struct maple_tree *mt,
 }
 
 /*
- * The largest gap of a rewritten leaf (gathered in @lw), from the gap its
- * parent records: old slots k..m went, the gathered ranges around them
- * are new (a NULL may have merged with slot k - 1 or m + 1).  The rest of
- * the leaf is looked at only when a range that went held the largest gap
- * and no new range is as large, unless the new one dominates the leaf.
+ * The largest gap of a rewritten leaf (gathered in @lw, and into @pv and
+ * @sl), from the gap its parent records: old slots k..m went, the ranges
+ * around the entry are new (a NULL may have merged with slot k - 1 or
+ * m + 1).  The rest of the leaf is looked at only when a range that went
+ * held the largest gap and no new range is as large, unless the new one
+ * dominates the leaf.
  */
 static __always_inline unsigned long
 mt_leaf_rewrite_gap(struct maple_tree *mt, struct mt_leaf_wr *lw,
@@ -2571,8 +2572,8 @@ mt_leaf_rewrite_gap(struct maple_tree *mt, struct mt_leaf_wr *lw,
 	struct maple_node *node = lw->node;
 	unsigned long *pivots = node->mr64.pivot;
 	void __rcu **slots = node->mr64.slot;
-	unsigned long old_gap, first, grown;
-	unsigned char i, from, to;
+	unsigned long old_gap, first, grown = 0;
+	unsigned char i;
 	bool shrunk = false;
 
 	if (ma_is_root(node))
@@ -2587,11 +2588,20 @@ mt_leaf_rewrite_gap(struct maple_tree *mt, struct mt_leaf_wr *lw,
 			shrunk = true;
 		first = piv + 1;
 	}
-	/* New NULLs: the head of slot k, the entry, the tail of slot m. */
-	from = lw->at ? lw->at - 1 : 0;
-	to = min_t(unsigned char, lw->count, lw->at + 2);
-	first = from ? mt_out_pivot(pv, from - 1, lw->max, full) + 1 : lw->min;
-	grown = mt_out_gap_of(pv, sl, from, to, first, lw->max, full);
+	/*
+	 * The new NULLs: a NULL entry with what it merged (the stored range
+	 * as gathered), or the head of slot k and the tail of slot m left
+	 * around an entry.
+	 */
+	if (!lw->entry) {
+		grown = lw->last - lw->first + 1;
+	} else {
+		if (lw->first > lw->first_k && !lw->content)
+			grown = lw->first - lw->first_k;
+		if (lw->last < lw->last_m &&
+		    !mt_slot_locked(mt, slots, lw->m))
+			grown = max(grown, lw->last_m - lw->last);
+	}
 	if (grown >= old_gap || !shrunk)
 		return max(grown, old_gap);
 	if (grown >= (lw->max - lw->min + 1) - grown)
