@@ -3068,10 +3068,10 @@ static void mt_leaf_split_last(struct maple_tree *mt, struct mt_leaf_wr *lw,
  * gap before, @old_gap.  The leaf is scanned only when its largest NULL
  * range shrank or went and the new one does not dominate the leaf.
  */
-static unsigned long mt_leaf_gap_after(struct maple_node *node,
-				       unsigned long min, unsigned long max,
-				       unsigned long old_gap, unsigned long was,
-				       unsigned long now)
+static __always_inline unsigned long
+mt_leaf_gap_after(struct maple_node *node, unsigned long min,
+		  unsigned long max, unsigned long old_gap, unsigned long was,
+		  unsigned long now)
 {
 	if (now >= old_gap)
 		return now;
