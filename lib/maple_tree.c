@@ -452,6 +452,9 @@ static void mt_free_rcu(struct rcu_head *head)
 /* Retire a node that was part of the tree. */
 static void mt_retire_node(struct maple_tree *mt, struct maple_node *node)
 {
+	/* The writers' leaf hint must have moved on (see struct maple_tree). */
+	WARN_ON_ONCE(IS_ENABLED(CONFIG_DEBUG_MAPLE_TREE) &&
+		     mt->ma_wr_leaf == node);
 	if (mt_in_rcu(mt)) {
 		ma_mark_dead(node);
 		call_rcu(&node->rcu, mt_free_rcu);
@@ -2307,14 +2310,25 @@ static bool mas_wr_find_leaf(struct ma_state *mas)
 	if ((mas->mas_flags & MA_STATE_LEAF_WALKED) && mas_is_active(mas) &&
 	    mas->min <= mas->index && mas->index <= mas->max)
 		return true;
-	if (mt_is_alloc(mt))
-		node = mt_wr_find_leaf(mt, mas->index, &mas->min, &mas->max,
-				       true);
-	else
-		node = mt_wr_find_leaf(mt, mas->index, &mas->min, &mas->max,
-				       false);
-	if (!node)
-		return false;
+	/* The leaf of the last write, if it holds the index (no walk). */
+	node = mt->ma_wr_leaf;
+	if (node && mt->ma_wr_min <= mas->index &&
+	    mas->index <= mt->ma_wr_max) {
+		mas->min = mt->ma_wr_min;
+		mas->max = mt->ma_wr_max;
+	} else {
+		if (mt_is_alloc(mt))
+			node = mt_wr_find_leaf(mt, mas->index, &mas->min,
+					       &mas->max, true);
+		else
+			node = mt_wr_find_leaf(mt, mas->index, &mas->min,
+					       &mas->max, false);
+		if (!node)
+			return false;
+		mt->ma_wr_leaf = node;
+		mt->ma_wr_min = mas->min;
+		mt->ma_wr_max = mas->max;
+	}
 	mas->node = mt_mk_node(node, maple_leaf_64);
 	mas->offset = ma_offset(node->mr64.pivot, maple_leaf_64, mas->index);
 	return true;
@@ -3163,6 +3177,7 @@ static void mt_leaf_commit(struct maple_tree *mt, struct mt_leaf_wr *lw,
 
 	switch (lw->kind) {
 	case MT_LEAF_SPLIT_LAST:
+		mt->ma_wr_leaf = NULL;	/* the leaf's bounds change */
 		mt_leaf_copy_all(lw->pivot, lw->slot, node);
 		mt_leaf_gather(mt, lw, lw->pivot, lw->slot, false, false);
 		mt_leaf_split_last(mt, lw, new);
@@ -3187,6 +3202,8 @@ static void mt_leaf_commit(struct maple_tree *mt, struct mt_leaf_wr *lw,
 		}
 		mt_leaf_build(mt, lw, new);
 		new->parent = node->parent;
+		if (mt->ma_wr_leaf == node)
+			mt->ma_wr_leaf = new;	/* same bounds */
 		if (ma_is_root(node)) {
 			rcu_assign_pointer(mt->ma_root,
 				mte_mk_root(mt_mk_node(new, maple_leaf_64)));
@@ -3294,6 +3311,9 @@ commit:
 static noinline void *mas_wr_store_slow(struct ma_state *mas, void *entry)
 {
 	struct mt_wr wr;
+
+	/* Leaves may be replaced, split or merged: no hint survives. */
+	mas->tree->ma_wr_leaf = NULL;
 
 	mt_wr_prepare(&wr, mas, entry);
 	if (mt_wr_is_slot_store(&wr)) {
@@ -3738,6 +3758,7 @@ void __mt_destroy(struct maple_tree *mt)
 {
 	void *root = mt_root_locked(mt);
 
+	mt->ma_wr_leaf = NULL;
 	rcu_assign_pointer(mt->ma_root, NULL);
 	mt_set_height(mt, 0);
 	if (xa_is_node(root))
@@ -4149,6 +4170,7 @@ static int mt_dup_from_pool(struct maple_tree *mt, struct maple_tree *new,
 		return -EINVAL;
 	flags = (mt->ma_flags & ~MT_FLAGS_LOCK_MASK) |
 		(new->ma_flags & MT_FLAGS_LOCK_MASK);
+	new->ma_wr_leaf = NULL;
 	if (!xa_is_node(root)) {
 		new->ma_flags = flags;
 		rcu_assign_pointer(new->ma_root, root);
@@ -4265,6 +4287,7 @@ struct mt_check {
 	struct maple_tree *mt;
 	unsigned int height;
 	int errors;
+	bool wr_leaf_seen;		/* ma_wr_leaf met, at its bounds */
 	bool prev_null;			/* the range before was NULL */
 	bool have_prev;
 };
@@ -4296,6 +4319,9 @@ static unsigned long mt_check_node(struct mt_check *chk,
 		mt_check_fail(chk, node, "dead node in the tree");
 		return 0;
 	}
+	if (node == chk->mt->ma_wr_leaf && leaf &&
+	    min == chk->mt->ma_wr_min && max == chk->mt->ma_wr_max)
+		chk->wr_leaf_seen = true;
 	if (leaf != ma_is_leaf(type) ||
 	    (!leaf && type != mt_internal_type(chk->mt)))
 		mt_check_fail(chk, node, "type %u at depth %u of %u",
@@ -4420,6 +4446,10 @@ int mt_validate_errors(struct maple_tree *mt)
 		mt_check_node(&chk, mte_safe_root(root), 0, 0, ULONG_MAX,
 			      NULL, 0);
 	}
+	if (mt->ma_wr_leaf && !chk.wr_leaf_seen)
+		mt_check_fail(&chk, mt->ma_wr_leaf,
+			      "writers' leaf hint [%lu, %lu] is not a leaf there",
+			      mt->ma_wr_min, mt->ma_wr_max);
 	rcu_read_unlock();
 	return chk.errors;
 }
