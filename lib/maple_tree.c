@@ -2298,7 +2298,27 @@ struct mt_leaf_wr {
 #define MA_STATE_LEAF_REWRITE	0x20
 
 /* Point @mas at the leaf holding mas->index; false if there is none. */
-static bool mas_wr_find_leaf(struct ma_state *mas)
+/* Walk to the leaf holding mas->index and make it the writers' hint. */
+static noinline struct maple_node *mas_wr_walk_leaf(struct ma_state *mas)
+{
+	struct maple_tree *mt = mas->tree;
+	struct maple_node *node;
+
+	if (mt_is_alloc(mt))
+		node = mt_wr_find_leaf(mt, mas->index, &mas->min, &mas->max,
+				       true);
+	else
+		node = mt_wr_find_leaf(mt, mas->index, &mas->min, &mas->max,
+				       false);
+	if (node) {
+		mt->ma_wr_leaf = node;
+		mt->ma_wr_min = mas->min;
+		mt->ma_wr_max = mas->max;
+	}
+	return node;
+}
+
+static __always_inline bool mas_wr_find_leaf(struct ma_state *mas)
 {
 	struct maple_tree *mt = mas->tree;
 	struct maple_node *node;
@@ -2317,17 +2337,9 @@ static bool mas_wr_find_leaf(struct ma_state *mas)
 		mas->min = mt->ma_wr_min;
 		mas->max = mt->ma_wr_max;
 	} else {
-		if (mt_is_alloc(mt))
-			node = mt_wr_find_leaf(mt, mas->index, &mas->min,
-					       &mas->max, true);
-		else
-			node = mt_wr_find_leaf(mt, mas->index, &mas->min,
-					       &mas->max, false);
+		node = mas_wr_walk_leaf(mas);
 		if (!node)
 			return false;
-		mt->ma_wr_leaf = node;
-		mt->ma_wr_min = mas->min;
-		mt->ma_wr_max = mas->max;
 	}
 	mas->node = mt_mk_node(node, maple_leaf_64);
 	mas->offset = ma_offset(node->mr64.pivot, maple_leaf_64, mas->index);
