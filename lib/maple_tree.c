@@ -2263,10 +2263,10 @@ struct mt_leaf_wr {
 	unsigned char k, m;		/* MT_LEAF_REWRITE: old slots replaced */
 	enum mt_leaf_kind kind;
 	unsigned char single;		/* MA_STATE_SINGLE_*: a single store */
-	unsigned long first, last;	/* the stored range (NULLs merged, once
-					 * gathered) */
-	unsigned long first_k, last_m;	/* MT_LEAF_REWRITE: slot k's first
-					 * index, slot m's last */
+	/* The stored range; once gathered, with the NULLs it merged. */
+	unsigned long first, last;
+	/* MT_LEAF_REWRITE: slot k's first index, slot m's last. */
+	unsigned long first_k, last_m;
 	void *content;			/* what was at the first index */
 	unsigned long gap;		/* largest NULL range of the new leaf */
 	unsigned long piv;		/* MT_LEAF_PIVOT: the moved pivot */
