@@ -3503,6 +3503,14 @@ EXPORT_SYMBOL_GPL(mas_preallocate);
  */
 void mas_store_prealloc(struct ma_state *mas, void *entry)
 {
+	void *content;
+
+	/* A recorded single store takes no node: nothing to free after. */
+	if ((mas->mas_flags & MA_STATE_SINGLE) && !mas->alloc &&
+	    mas_wr_single_prepared(mas, entry, &content)) {
+		mas->mas_flags = 0;
+		return;
+	}
 	mas_wr_store(mas, entry);
 	WARN_ON(mas_is_err(mas));
 	mas_destroy(mas);
