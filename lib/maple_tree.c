@@ -491,8 +491,8 @@ static inline unsigned long mas_request(const struct ma_state *mas)
 
 /*
  * mas_preallocate() left what it found a one-leaf rewrite to be in the
- * pool's first node (see struct mt_leaf_rec): any change to the pool ends
- * the record.
+ * pool's first node (see struct mt_leaf_rec): the next store, the next
+ * mas_preallocate() and any change to the pool end the record.
  */
 #define MA_STATE_LEAF_REC	0x40
 
@@ -2297,7 +2297,6 @@ struct mt_leaf_wr {
  */
 #define MA_STATE_LEAF_REWRITE	0x20
 
-/* Point @mas at the leaf holding mas->index; false if there is none. */
 /* Walk to the leaf holding mas->index and make it the writers' hint. */
 static noinline struct maple_node *mas_wr_walk_leaf(struct ma_state *mas)
 {
@@ -2318,6 +2317,7 @@ static noinline struct maple_node *mas_wr_walk_leaf(struct ma_state *mas)
 	return node;
 }
 
+/* Point @mas at the leaf holding mas->index; false if there is none. */
 static __always_inline bool mas_wr_find_leaf(struct ma_state *mas)
 {
 	struct maple_tree *mt = mas->tree;
@@ -2402,6 +2402,7 @@ mt_out_gap_of(const unsigned long *pv, void *const *sl, unsigned char from,
 	return gap;
 }
 
+/* The same over the arrays of @lw. */
 static unsigned long mt_leaf_wr_gap_of(const struct mt_leaf_wr *lw,
 				       unsigned char from, unsigned char to,
 				       unsigned long start)
@@ -2695,8 +2696,9 @@ static bool mt_leaf_may_split_last(struct ma_state *mas,
  * needs (mt_leaf_gather() builds the new contents there, into the node
  * that takes them).  Returns false if it is not one; nothing was changed.
  */
-static __always_inline bool mt_leaf_prepare(struct ma_state *mas, void *entry,
-			    struct mt_leaf_wr *lw, bool count_only)
+static __always_inline bool mt_leaf_prepare(struct ma_state *mas,
+					    void *entry, struct mt_leaf_wr *lw,
+					    bool count_only)
 {
 	struct maple_tree *mt = mas->tree;
 	unsigned long index = mas->index, last = mas->last;
@@ -3251,7 +3253,9 @@ static bool mas_wr_single_prepared(struct ma_state *mas, void *entry,
 	struct maple_node *node;
 	struct mt_seam s;
 
-	mas->mas_flags &= ~(MA_STATE_SINGLE | MA_STATE_LEAF_WALKED);
+	/* A record serves the next store only, whichever way it goes. */
+	mas->mas_flags &= ~(MA_STATE_SINGLE | MA_STATE_LEAF_WALKED |
+			    MA_STATE_LEAF_REC);
 	if (!mas_is_active(mas) || !mte_is_leaf(mas->node))
 		return false;
 	node = mte_to_node(mas->node);
@@ -3326,6 +3330,7 @@ static noinline void *mas_wr_store_slow(struct ma_state *mas, void *entry)
 
 	/* Leaves may be replaced, split or merged: no hint survives. */
 	mas->tree->ma_wr_leaf = NULL;
+	mas->mas_flags &= ~MA_STATE_LEAF_REC;
 
 	mt_wr_prepare(&wr, mas, entry);
 	if (mt_wr_is_slot_store(&wr)) {
@@ -3468,7 +3473,8 @@ int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
 	if (unlikely(mas->index > mas->last))
 		return -EINVAL;
 	/* Nothing recorded by an earlier call applies. */
-	mas->mas_flags &= ~(MA_STATE_SINGLE | MA_STATE_LEAF_REWRITE);
+	mas->mas_flags &= ~(MA_STATE_SINGLE | MA_STATE_LEAF_REWRITE |
+			    MA_STATE_LEAF_REC);
 	if (mt_leaf_prepare(mas, entry, &lw, true)) {
 		mas->mas_flags |= MA_STATE_LEAF_WALKED;
 		nodes = 0;
