@@ -3850,6 +3850,21 @@ static inline bool mt_gap_node_died(const struct mt_gap_search *gs,
 }
 
 /*
+ * The last used slot of @node, which ends at @max: an allocation tree's
+ * internal nodes keep it in their metadata (which RCU mode does not
+ * change in place), the others are searched for the first pivot at @max.
+ */
+static __always_inline int mt_gap_node_end(const struct maple_node *node,
+					   const unsigned long *pivots,
+					   enum maple_type type,
+					   unsigned long max, bool once)
+{
+	if (type == maple_arange_64)
+		return node->ma64.meta.end;
+	return __ma_offset(pivots, type, max, once);
+}
+
+/*
  * The slots of a node over [@min, @max] to look at, from *@i to *@end:
  * from the one holding the window's edge the search starts from (its top
  * for a top-down search) or the node's own first or last used slot if the
@@ -3859,6 +3874,7 @@ static inline bool mt_gap_node_died(const struct mt_gap_search *gs,
  * (see MA_PIVOT()).
  */
 static __always_inline void mt_gap_slots(const struct mt_gap_search *gs,
+					 const struct maple_node *node,
 					 const unsigned long *pivots,
 					 enum maple_type type,
 					 unsigned long min, unsigned long max,
@@ -3869,7 +3885,7 @@ static __always_inline void mt_gap_slots(const struct mt_gap_search *gs,
 		*end = *i;
 		return;
 	}
-	*end = __ma_offset(pivots, type, max, once);
+	*end = mt_gap_node_end(node, pivots, type, max, once);
 	if (rev)
 		*i = *end;
 	else
@@ -3913,7 +3929,8 @@ descend:
 	pivots = ma_pivots(node, type);
 	slots = ma_slots(node, type);
 	if (ma_is_leaf(type)) {
-		mt_gap_slots(gs, pivots, type, min, max, rev, true, &i, &end);
+		mt_gap_slots(gs, node, pivots, type, min, max, rev, true, &i,
+			     &end);
 		for (; i >= 0 && i <= end; i += step) {
 			first = __ma_pivot_min(pivots, i, min, true);
 			last = __ma_pivot_max(pivots, type, i, max, true);
@@ -3928,7 +3945,7 @@ descend:
 			return -EAGAIN;
 		goto ascend;
 	}
-	mt_gap_slots(gs, pivots, type, min, max, rev, false, &i, &end);
+	mt_gap_slots(gs, node, pivots, type, min, max, rev, false, &i, &end);
 scan:
 	gaps = ma_gaps(node, type);
 	for (; i >= 0 && i <= end; i += step) {
@@ -3966,7 +3983,7 @@ ascend:
 	type = itype;
 	pivots = ma_pivots(node, type);
 	slots = ma_slots(node, type);
-	end = __ma_offset(pivots, type, max, false);
+	end = mt_gap_node_end(node, pivots, type, max, false);
 	goto scan;
 }
 
