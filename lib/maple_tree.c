@@ -141,6 +141,12 @@ static inline bool mt_is_alloc(const struct maple_tree *mt)
 	return READ_ONCE(mt->ma_flags) & MT_FLAGS_ALLOC_RANGE;
 }
 
+/* Writers hold the tree lock, under which the flags do not change. */
+static inline bool mt_wr_is_alloc(const struct maple_tree *mt)
+{
+	return mt->ma_flags & MT_FLAGS_ALLOC_RANGE;
+}
+
 /*
  * What a reader's walk must know of the tree: the internal node layout
  * (MT_FLAGS_ALLOC_RANGE) and whether it can meet dead nodes
@@ -2942,7 +2948,7 @@ static void mt_leaf_build(struct maple_tree *mt, struct mt_leaf_wr *lw,
 {
 	unsigned long *pv = new->mr64.pivot;
 	void **sl = (void __force **)new->mr64.slot;
-	bool alloc = mt_is_alloc(mt);
+	bool alloc = mt_wr_is_alloc(mt);
 
 	mt_leaf_copy_all(pv, sl, lw->node);
 	/* Mostly the new leaf is not full: no pivot needs a check then. */
@@ -3126,7 +3132,7 @@ static __always_inline void mt_leaf_gap_changed(struct maple_tree *mt,
 {
 	unsigned long old_gap;
 
-	if (was == now || !mt_is_alloc(mt) || ma_is_root(node))
+	if (was == now || !mt_wr_is_alloc(mt) || ma_is_root(node))
 		return;
 	old_gap = ma_parent(node)->ma64.gap[ma_parent_slot(node)];
 	mt_gap_push_up(node, mt_leaf_gap_after(node, min, max, old_gap, was,
@@ -3187,7 +3193,7 @@ static void mt_leaf_commit(struct maple_tree *mt, struct mt_leaf_wr *lw,
 			   struct maple_node *new)
 {
 	struct maple_node *node = lw->node;
-	bool alloc = mt_is_alloc(mt);
+	bool alloc = mt_wr_is_alloc(mt);
 
 	switch (lw->kind) {
 	case MT_LEAF_SPLIT_LAST:
