@@ -147,6 +147,12 @@ static inline bool mt_wr_is_alloc(const struct maple_tree *mt)
 	return mt->ma_flags & MT_FLAGS_ALLOC_RANGE;
 }
 
+static inline bool mt_wr_in_rcu(const struct maple_tree *mt)
+{
+	return !IS_ENABLED(CONFIG_MAPLE_RCU_DISABLED) &&
+	       (mt->ma_flags & MT_FLAGS_USE_RCU);
+}
+
 /*
  * What a reader's walk must know of the tree: the internal node layout
  * (MT_FLAGS_ALLOC_RANGE) and whether it can meet dead nodes
@@ -461,7 +467,7 @@ static void mt_retire_node(struct maple_tree *mt, struct maple_node *node)
 	/* The writers' leaf hint must have moved on (see struct maple_tree). */
 	WARN_ON_ONCE(IS_ENABLED(CONFIG_DEBUG_MAPLE_TREE) &&
 		     mt->ma_wr_leaf == node);
-	if (mt_in_rcu(mt)) {
+	if (mt_wr_in_rcu(mt)) {
 		ma_mark_dead(node);
 		call_rcu(&node->rcu, mt_free_rcu);
 	} else {
@@ -2977,7 +2983,7 @@ static inline bool mt_leaf_needs_node(struct maple_tree *mt,
 {
 	if (lw->kind == MT_LEAF_SPLIT_LAST)
 		return true;
-	if (!mt_in_rcu(mt))
+	if (!mt_wr_in_rcu(mt))
 		return false;
 	return lw->kind == MT_LEAF_REWRITE;
 }
