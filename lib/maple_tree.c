@@ -3470,10 +3470,12 @@ static noinline unsigned long mas_plan_nodes(struct ma_state *mas, void *entry)
  * The walk is left in @mas for the store, and so is what a single store
  * (one slot, one boundary) will do: mas_store_prealloc() checks that the
  * range and entry still make it one and carries it out without working it
- * out again.  The caller holds the tree lock until the matching
- * mas_store_prealloc() with the same range and entry, which then cannot
- * fail and allocates nothing; mas_destroy() frees what a store did not
- * use.
+ * out again.  What a leaf copy under RCU will do is kept in the node
+ * allocated for it and taken only by a store of the same range and kind
+ * of entry (NULL or not).  The caller holds the tree lock until the
+ * matching mas_store_prealloc() with the same range and entry, which then
+ * cannot fail and allocates nothing; mas_destroy() frees what a store did
+ * not use.
  *
  * Return: 0, or -ENOMEM with nothing allocated.
  */
