@@ -2528,9 +2528,49 @@ static inline bool mt_leaf_root_few(struct maple_node *node,
 }
 
 /*
+ * mt_leaf_single_kind() by the complete conditions, one kind after the
+ * other: what debug builds check its shortcuts against.
+ */
+static unsigned char mt_leaf_single_kind_each(struct maple_tree *mt,
+					      struct maple_node *node,
+					      unsigned long min,
+					      unsigned long max,
+					      unsigned char k,
+					      unsigned long index,
+					      unsigned long last, void *entry,
+					      unsigned char *at)
+{
+	*at = k;
+	if (mt_leaf_single_fits(mt, node, min, max, MA_STATE_SINGLE_SLOT, k,
+				index, last, entry))
+		return MA_STATE_SINGLE_SLOT;
+	if (mt_leaf_single_fits(mt, node, min, max, MA_STATE_SINGLE_LAST, k,
+				index, last, entry))
+		return MA_STATE_SINGLE_LAST;
+	if (mt_leaf_single_fits(mt, node, min, max, MA_STATE_SINGLE_BEFORE, k,
+				index, last, entry))
+		return MA_STATE_SINGLE_BEFORE;
+	/* A NULL over the head of slot k joins the NULL before it. */
+	if (k && !entry &&
+	    mt_leaf_single_fits(mt, node, min, max, MA_STATE_SINGLE_LAST,
+				k - 1, index, last, entry)) {
+		*at = k - 1;
+		return MA_STATE_SINGLE_LAST;
+	}
+	return 0;
+}
+
+/*
  * The single store of @entry over [@index, @last] into @node, whose slot
  * @k holds @index: its kind (0 if it is none) and its slot in @at.  None
  * in a root leaf of few ranges.
+ *
+ * Where the range starts and ends against slot @k [lo, hi] leaves one
+ * kind to check: from lo, the exact slot (SLOT), the slot and the head of
+ * the next (LAST at @k) or, for a NULL after a NULL, the head of the slot
+ * (LAST at @k - 1); from inside the slot, its tail, with the next slot
+ * for the next slot's entry (BEFORE).  The conditions are those of
+ * mt_leaf_single_fits() with what the position rules out left out.
  */
 static __always_inline unsigned char
 mt_leaf_single_kind(struct maple_tree *mt, struct maple_node *node,
@@ -2538,27 +2578,44 @@ mt_leaf_single_kind(struct maple_tree *mt, struct maple_node *node,
 		    unsigned long index, unsigned long last, void *entry,
 		    unsigned char *at)
 {
+	unsigned long *pivots = node->mr64.pivot;
+	void __rcu **slots = node->mr64.slot;
 	unsigned char flag = 0;
+	unsigned long hi, next_hi;
 
 	if (mt_leaf_root_few(node, max))
 		return 0;
 	*at = k;
-	if (mt_leaf_single_fits(mt, node, min, max, MA_STATE_SINGLE_SLOT, k,
-				index, last, entry))
-		flag = MA_STATE_SINGLE_SLOT;
-	else if (mt_leaf_single_fits(mt, node, min, max, MA_STATE_SINGLE_LAST,
-				     k, index, last, entry))
-		flag = MA_STATE_SINGLE_LAST;
-	else if (mt_leaf_single_fits(mt, node, min, max,
-				     MA_STATE_SINGLE_BEFORE, k, index, last,
-				     entry))
-		flag = MA_STATE_SINGLE_BEFORE;
-	/* A NULL over the head of slot k joins the NULL before it. */
-	else if (k && !entry &&
-		 mt_leaf_single_fits(mt, node, min, max, MA_STATE_SINGLE_LAST,
-				     k - 1, index, last, entry)) {
-		flag = MA_STATE_SINGLE_LAST;
-		*at = k - 1;
+	hi = ma_pivot_max(pivots, maple_leaf_64, k, max);
+	if (index == ma_pivot_min(pivots, k, min)) {
+		if (last == hi) {
+			if (entry || (k && hi != max &&
+				      mt_slot_locked(mt, slots, k - 1) &&
+				      mt_slot_locked(mt, slots, k + 1)))
+				flag = MA_STATE_SINGLE_SLOT;
+		} else if (last < hi) {
+			if (k && !entry && !mt_slot_locked(mt, slots, k - 1)) {
+				flag = MA_STATE_SINGLE_LAST;
+				*at = k - 1;
+			}
+		} else if (hi != max && entry == mt_slot_locked(mt, slots, k)) {
+			/* hi < max: slot k is not the last, k < 15. */
+			next_hi = k < MAPLE_RANGE64_SLOTS - 2 ? pivots[k + 1] :
+								max;
+			if (last < next_hi)
+				flag = MA_STATE_SINGLE_LAST;
+		}
+	} else if (hi != max && entry == mt_slot_locked(mt, slots, k + 1)) {
+		next_hi = k < MAPLE_RANGE64_SLOTS - 2 ? pivots[k + 1] : max;
+		if (last == next_hi || (!entry && last == hi))
+			flag = MA_STATE_SINGLE_BEFORE;
+	}
+	if (IS_ENABLED(CONFIG_DEBUG_MAPLE_TREE)) {
+		unsigned char each_at, each;
+
+		each = mt_leaf_single_kind_each(mt, node, min, max, k, index,
+						last, entry, &each_at);
+		WARN_ON(each != flag || (flag && each_at != *at));
 	}
 	return flag;
 }
@@ -2704,9 +2761,10 @@ static bool mt_leaf_may_split_last(struct ma_state *mas,
 /*
  * Work out the store of @entry over [mas->index, mas->last] as a one-leaf
  * write, leaving mas at the leaf; with @count_only, only whether it is one
- * and its kind (what mas_preallocate() needs), without what the commit
- * needs (mt_leaf_gather() builds the new contents there, into the node
- * that takes them).  Returns false if it is not one; nothing was changed.
+ * and its kind (what mas_preallocate() needs, once it has ruled out the
+ * single stores), without what the commit needs (mt_leaf_gather() builds
+ * the new contents there, into the node that takes them).  Returns false
+ * if it is not one; nothing was changed.
  */
 static __always_inline bool mt_leaf_prepare(struct ma_state *mas,
 					    void *entry, struct mt_leaf_wr *lw,
@@ -2719,7 +2777,8 @@ static __always_inline bool mt_leaf_prepare(struct ma_state *mas,
 	void __rcu **slots;
 	unsigned char k, m, end, at, n;
 
-	if (!mas_wr_find_leaf(mas))
+	/* mas_preallocate() has found the leaf. */
+	if (!count_only && !mas_wr_find_leaf(mas))
 		return false;
 	node = mte_to_node(mas->node);
 	lw->min = mas->min;
@@ -2731,10 +2790,12 @@ static __always_inline bool mt_leaf_prepare(struct ma_state *mas,
 	lw->entry = entry;
 	lw->single = 0;
 	at = k;
-	if (!(mas->mas_flags & MA_STATE_LEAF_REWRITE))
+	if (count_only)
+		;
+	else if (!(mas->mas_flags & MA_STATE_LEAF_REWRITE))
 		lw->single = mt_leaf_single_kind(mt, node, lw->min, lw->max, k,
 						 index, last, entry, &at);
-	else if (!count_only)
+	else
 		mas->mas_flags &= ~MA_STATE_LEAF_REWRITE;
 	lw->at = at;
 	if (lw->single) {
@@ -3447,6 +3508,35 @@ static noinline unsigned long mas_plan_nodes(struct ma_state *mas, void *entry)
 	return wr.nodes;
 }
 
+/*
+ * The rest of mas_preallocate() for a write that is no single store: a
+ * one-leaf write if @leaf (the leaf was found), else what the planning
+ * pass counts.
+ */
+static noinline int mas_preallocate_nodes(struct ma_state *mas, void *entry,
+					  gfp_t gfp, bool leaf)
+{
+	struct mt_leaf_wr lw;
+	unsigned long nodes;
+
+	if (leaf && mt_leaf_prepare(mas, entry, &lw, true)) {
+		mas->mas_flags |= MA_STATE_LEAF_REWRITE;
+		nodes = mt_leaf_needs_node(mas->tree, &lw);
+	} else {
+		mas->mas_flags &= ~MA_STATE_LEAF_WALKED;
+		mas->node = MAS_START;
+		nodes = mas_plan_nodes(mas, entry);
+	}
+	if ((nodes || mas->alloc) && mas_alloc_nodes(mas, nodes, gfp)) {
+		mas_destroy(mas);
+		return -ENOMEM;
+	}
+	if ((mas->mas_flags & MA_STATE_LEAF_REWRITE) && nodes &&
+	    lw.kind == MT_LEAF_REWRITE)
+		mas_leaf_record(mas, &lw);
+	return 0;
+}
+
 /**
  * mas_preallocate() - Allocate the nodes the store of @entry will need.
  * @mas: Maple Tree operation state, set to the range to store.
@@ -3481,35 +3571,28 @@ static noinline unsigned long mas_plan_nodes(struct ma_state *mas, void *entry)
  */
 int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
 {
-	struct mt_leaf_wr lw;
-	unsigned long nodes;
+	unsigned char flag, at;
+	struct maple_node *node;
 
 	if (unlikely(mas->index > mas->last))
 		return -EINVAL;
 	/* Nothing recorded by an earlier call applies. */
 	mas->mas_flags &= ~(MA_STATE_SINGLE | MA_STATE_LEAF_REWRITE |
 			    MA_STATE_LEAF_REC);
-	if (mt_leaf_prepare(mas, entry, &lw, true)) {
-		mas->mas_flags |= MA_STATE_LEAF_WALKED;
-		nodes = 0;
-		if (lw.single) {
-			mas->mas_flags |= lw.single;
-			mas->offset = lw.at;
-		} else {
-			mas->mas_flags |= MA_STATE_LEAF_REWRITE;
-			nodes = mt_leaf_needs_node(mas->tree, &lw);
-		}
-	} else {
-		mas->node = MAS_START;
-		nodes = mas_plan_nodes(mas, entry);
-	}
-	if ((nodes || mas->alloc) && mas_alloc_nodes(mas, nodes, gfp)) {
-		mas_destroy(mas);
-		return -ENOMEM;
-	}
-	if (nodes && (mas->mas_flags & MA_STATE_LEAF_REWRITE) &&
-	    lw.kind == MT_LEAF_REWRITE)
-		mas_leaf_record(mas, &lw);
+	if (!mas_wr_find_leaf(mas))
+		return mas_preallocate_nodes(mas, entry, gfp, false);
+	mas->mas_flags |= MA_STATE_LEAF_WALKED;
+	node = mte_to_node(mas->node);
+	at = mas->offset;
+	flag = mt_leaf_single_kind(mas->tree, node, mas->min, mas->max, at,
+				   mas->index, mas->last, entry, &at);
+	if (!flag)
+		return mas_preallocate_nodes(mas, entry, gfp, true);
+	mas->mas_flags |= flag;
+	mas->offset = at;
+	/* Nodes left from before stay; a failed request is forgotten. */
+	if (unlikely(mas->alloc))
+		mas_alloc_nodes(mas, 0, gfp);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(mas_preallocate);
