@@ -35,10 +35,16 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char msg[2 * MODEL_MSG_LEN];
-	long live = kmem_nr_live();
+	long live = kmem_nr_live(), warns = kernel_warn_count();
 
 	if (model_fuzz_run(data, size, msg, sizeof(msg))) {
 		fprintf(stderr, "maple fuzz: %s\n", msg);
+		abort();
+	}
+	/* The tree's debug checks warn where they find it wrong. */
+	if (kernel_warn_count() != warns) {
+		fprintf(stderr, "maple fuzz: %ld warnings\n",
+			kernel_warn_count() - warns);
 		abort();
 	}
 
