@@ -3075,11 +3075,9 @@ static void mt_leaf_fill(struct maple_node *node, const struct mt_leaf_wr *lw)
  * that changes the parent's own largest gap, further up.  Only a largest
  * gap that shrinks makes a node look at its other gaps.
  */
-static void mt_gap_push_up(struct maple_node *child, unsigned long gap)
+static void mt_gap_push_from(unsigned long pword, unsigned long gap)
 {
 	/* The parent word says all: root or not, the parent, the slot. */
-	unsigned long pword = (unsigned long)child->parent;
-
 	while (!(pword & MAPLE_PARENT_ROOT)) {
 		struct maple_node *node = (struct maple_node *)(pword &
 							~MAPLE_NODE_MASK);
@@ -3112,6 +3110,11 @@ static void mt_gap_push_up(struct maple_node *child, unsigned long gap)
 		gap = new_max;
 		pword = (unsigned long)node->parent;
 	}
+}
+
+static inline void mt_gap_push_up(struct maple_node *child, unsigned long gap)
+{
+	mt_gap_push_from((unsigned long)child->parent, gap);
 }
 
 /*
@@ -3197,13 +3200,20 @@ static __always_inline void mt_leaf_gap_changed(struct maple_tree *mt,
 						unsigned long was,
 						unsigned long now)
 {
-	unsigned long old_gap;
+	unsigned long pword, old_gap;
+	struct maple_node *parent;
 
-	if (was == now || !mt_wr_is_alloc(mt) || ma_is_root(node))
+	if (was == now || !mt_wr_is_alloc(mt))
 		return;
-	old_gap = ma_parent(node)->ma64.gap[ma_parent_slot(node)];
-	mt_gap_push_up(node, mt_leaf_gap_after(node, min, max, old_gap, was,
-					       now));
+	/* One plain read of the parent word: only writers change it. */
+	pword = (unsigned long)node->parent;
+	if (pword & MAPLE_PARENT_ROOT)
+		return;
+	parent = (struct maple_node *)(pword & ~MAPLE_NODE_MASK);
+	old_gap = parent->ma64.gap[(pword >> MAPLE_PARENT_SLOT_SHIFT) &
+				   MAPLE_PARENT_SLOT_MASK];
+	mt_gap_push_from(pword, mt_leaf_gap_after(node, min, max, old_gap,
+						  was, now));
 }
 
 /*
@@ -3315,8 +3325,9 @@ static void mt_leaf_commit(struct maple_tree *mt, struct mt_leaf_wr *lw,
  * changed the state in between) and carried out without the analysis.
  * False: the store goes the usual way, from a new walk.
  */
-static bool mas_wr_single_prepared(struct ma_state *mas, void *entry,
-				   void **content)
+static __always_inline bool mas_wr_single_prepared(struct ma_state *mas,
+						   void *entry,
+						   void **content)
 {
 	unsigned char flag = mas->mas_flags & MA_STATE_SINGLE;
 	unsigned long index = mas->index, last = mas->last;
@@ -3329,21 +3340,25 @@ static bool mas_wr_single_prepared(struct ma_state *mas, void *entry,
 	/* A record serves the next store only, whichever way it goes. */
 	mas->mas_flags &= ~(MA_STATE_SINGLE | MA_STATE_LEAF_WALKED |
 			    MA_STATE_LEAF_REC);
-	if (!mas_is_active(mas) || !mte_is_leaf(mas->node))
+	/*
+	 * mas_preallocate() left the state at the writers' leaf: a state
+	 * walked elsewhere since (or reset) is not at it.  The leaf is as
+	 * mas_preallocate() found it, no root leaf of few ranges; only the
+	 * range and the entry may differ.
+	 */
+	if (mas->node != mt_mk_node(mt->ma_wr_leaf, maple_leaf_64))
 		return false;
 	node = mte_to_node(mas->node);
 	if (flag == MA_STATE_SINGLE_SLOT) {
 		if (!mt_leaf_single_fits(mt, node, min, max, flag, at, index,
-					 last, entry) ||
-		    mt_leaf_root_few(node, max))
+					 last, entry))
 			return false;
 		*content = mt_slot_locked(mt, node->mr64.slot, at);
 		mt_leaf_single_commit(mt, node, min, max, MT_LEAF_SLOT, at,
 				      entry, 0);
 	} else {
 		if (!mt_seam_read(mt, node, min, max, at, &s) ||
-		    !mt_seam_move_fits(&s, flag, index, last, entry) ||
-		    mt_leaf_root_few(node, max))
+		    !mt_seam_move_fits(&s, flag, index, last, entry))
 			return false;
 		if (flag == MA_STATE_SINGLE_LAST) {
 			*content = index == s.lo ? s.cur : s.next;
@@ -3357,6 +3372,13 @@ static bool mas_wr_single_prepared(struct ma_state *mas, void *entry,
 	}
 	mas->node = MAS_PAUSE;
 	return true;
+}
+
+/* The same, for mas_store() and the other store paths. */
+static noinline bool mas_wr_single(struct ma_state *mas, void *entry,
+				   void **content)
+{
+	return mas_wr_single_prepared(mas, entry, content);
 }
 
 /*
@@ -3445,7 +3467,7 @@ static inline void *mas_wr_store(struct ma_state *mas, void *entry)
 		return NULL;
 	}
 	if ((mas->mas_flags & MA_STATE_SINGLE) &&
-	    mas_wr_single_prepared(mas, entry, &content))
+	    mas_wr_single(mas, entry, &content))
 		return content;
 	if (mas_wr_leaf_fast(mas, entry, &content))
 		return content;

@@ -71,11 +71,14 @@ struct ptree {
 	struct mutex lock;
 	struct model m;
 	bool ext;
+	/* A store after a preparation is mas_store_prealloc(), not mas_store(). */
+	bool store_prealloc;
 };
 
 static void pt_init(struct ptree *pt, unsigned int flags)
 {
 	pt->ext = flags & MT_FLAGS_LOCK_EXTERN;
+	pt->store_prealloc = false;
 	mutex_init(&pt->lock);
 	mt_init_flags(&pt->mt, flags);
 	if (pt->ext)
@@ -386,7 +389,15 @@ static void prealloc_then_store_entry(struct kunit *test, struct ptree *pt,
 	ret = mas_preallocate(&mas, entry, pt_gfp(pt));
 	mas.index = first2;
 	mas.last = last2;
-	old = ret ? NULL : mas_store(&mas, entry2);
+	if (ret) {
+		old = NULL;
+	} else if (pt->store_prealloc) {
+		/* It returns nothing; the model check below covers it. */
+		mas_store_prealloc(&mas, entry2);
+		old = want;
+	} else {
+		old = mas_store(&mas, entry2);
+	}
 	err = mas_is_err(&mas);
 	mas_destroy(&mas);
 	pt_unlock(pt);
@@ -415,33 +426,82 @@ static void prealloc_then_store_other(struct kunit *test, struct ptree *pt,
 				  entry);
 }
 
+/*
+ * The single stores of preallocated_single_store_is_checked_at_the_store(),
+ * into @pt, a three_level_tree().
+ */
+static void prepared_single_stores_moved(struct kunit *test, struct ptree *pt)
+{
+	/* A grown end, then grown further: still one boundary. */
+	prealloc_then_store_other(test, pt, R_FIRST(10), R_LAST(10) + 4096,
+				  val(10), R_FIRST(10), R_LAST(10) + 8192);
+	/* A grown end, then over the start of the next range. */
+	prealloc_then_store_other(test, pt, R_FIRST(20), R_LAST(20) + 4096,
+				  val(20), R_FIRST(20), R_FIRST(21) + 4095);
+	/* A NULL over a range's tail, then over all of it. */
+	prealloc_then_store_other(test, pt, R_LAST(30) - 4095, R_LAST(30),
+				  NULL, R_FIRST(30), R_LAST(30));
+	/* A NULL over a range's head, then over its middle. */
+	prealloc_then_store_other(test, pt, R_FIRST(40), R_FIRST(40) + 4095,
+				  NULL, R_FIRST(40) + 4096, R_FIRST(40) + 4199);
+	/* A range replaced, then the range and a page after it. */
+	prealloc_then_store_other(test, pt, R_FIRST(50), R_LAST(50), val(99),
+				  R_FIRST(50), R_LAST(50) + 4096);
+	/* A range replaced, then a range in another leaf. */
+	prealloc_then_store_other(test, pt, R_FIRST(60), R_LAST(60), val(98),
+				  R_FIRST(1500), R_LAST(1500));
+	/* A start moved down, then a NULL gap filled exactly. */
+	prealloc_then_store_other(test, pt, R_FIRST(70) - 4096, R_LAST(70),
+				  val(70), R_LAST(70) + 1, R_FIRST(71) - 1);
+}
+
+/*
+ * A single store prepared, then the state walked to another leaf and set
+ * to a range there that would be a single store of the same kind: the
+ * store must not take the preparation's leaf or slot.
+ */
+static void prepared_single_store_walked_elsewhere(struct kunit *test,
+						   struct ptree *pt)
+{
+	MA_STATE(mas, &pt->mt, R_FIRST(80), R_LAST(80) + 4096);
+	char msg[MODEL_MSG_LEN];
+	int ret;
+
+	pt_lock(pt);
+	ret = mas_preallocate(&mas, val(80), pt_gfp(pt));
+	mas_set(&mas, R_FIRST(1400));
+	KUNIT_EXPECT_PTR_EQ(test, mas_walk(&mas), val(1400));
+	mas.index = R_FIRST(1400);
+	mas.last = R_LAST(1400) + 4096;
+	if (!ret)
+		mas_store_prealloc(&mas, val(1400));
+	mas_destroy(&mas);
+	pt_unlock(pt);
+
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	model_store_range(&pt->m, R_FIRST(1400), R_LAST(1400) + 4096,
+			  val(1400));
+	if (model_check_write(&pt->mt, &pt->m, R_FIRST(1400),
+			      R_LAST(1400) + 4096, msg, sizeof(msg)))
+		KUNIT_FAIL(test, "walked elsewhere: %s", msg);
+	KUNIT_EXPECT_EQ(test, mt_validate_errors(&pt->mt), 0);
+}
+
 static void preallocated_single_store_is_checked_at_the_store(struct kunit *test)
 {
 	unsigned int flags = param_flags(test);
 	struct ptree pt;
 
+	/* Through mas_store(), then through mas_store_prealloc(). */
 	three_level_tree(test, &pt, flags);
-	/* A grown end, then grown further: still one boundary. */
-	prealloc_then_store_other(test, &pt, R_FIRST(10), R_LAST(10) + 4096,
-				  val(10), R_FIRST(10), R_LAST(10) + 8192);
-	/* A grown end, then over the start of the next range. */
-	prealloc_then_store_other(test, &pt, R_FIRST(20), R_LAST(20) + 4096,
-				  val(20), R_FIRST(20), R_FIRST(21) + 4095);
-	/* A NULL over a range's tail, then over all of it. */
-	prealloc_then_store_other(test, &pt, R_LAST(30) - 4095, R_LAST(30),
-				  NULL, R_FIRST(30), R_LAST(30));
-	/* A NULL over a range's head, then over its middle. */
-	prealloc_then_store_other(test, &pt, R_FIRST(40), R_FIRST(40) + 4095,
-				  NULL, R_FIRST(40) + 4096, R_FIRST(40) + 4199);
-	/* A range replaced, then the range and a page after it. */
-	prealloc_then_store_other(test, &pt, R_FIRST(50), R_LAST(50), val(99),
-				  R_FIRST(50), R_LAST(50) + 4096);
-	/* A range replaced, then a range in another leaf. */
-	prealloc_then_store_other(test, &pt, R_FIRST(60), R_LAST(60), val(98),
-				  R_FIRST(1500), R_LAST(1500));
-	/* A start moved down, then a NULL gap filled exactly. */
-	prealloc_then_store_other(test, &pt, R_FIRST(70) - 4096, R_LAST(70),
-				  val(70), R_LAST(70) + 1, R_FIRST(71) - 1);
+	prepared_single_stores_moved(test, &pt);
+	pt_expect_model(test, &pt);
+	pt_destroy(&pt);
+
+	three_level_tree(test, &pt, flags);
+	pt.store_prealloc = true;
+	prepared_single_stores_moved(test, &pt);
+	prepared_single_store_walked_elsewhere(test, &pt);
 	pt_expect_model(test, &pt);
 	pt_destroy(&pt);
 	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
