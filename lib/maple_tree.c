@@ -2303,6 +2303,16 @@ struct mt_leaf_wr {
 #define MA_STATE_SINGLE_BEFORE	0x18	/* pivot offset moves below index */
 
 /*
+ * The boundary move (_LAST or _BEFORE) is recorded in the state's prep_*
+ * fields, for a store of the same range (see mas_move_record()).
+ */
+#define MA_STATE_MOVE_REC	0x80
+
+/* What mas_preallocate() leaves for the next store (and it ends). */
+#define MA_STATE_PREPARED	(MA_STATE_SINGLE | MA_STATE_LEAF_WALKED | \
+				 MA_STATE_LEAF_REC | MA_STATE_MOVE_REC)
+
+/*
  * mas_preallocate() found a one-leaf write that is not a single store: the
  * store need not look for one (a rewrite of the leaf does any write inside
  * it, so the mark cannot mislead).
@@ -2329,7 +2339,10 @@ static noinline struct maple_node *mas_wr_walk_leaf(struct ma_state *mas)
 	return node;
 }
 
-/* Point @mas at the leaf holding mas->index; false if there is none. */
+/*
+ * Point @mas at the leaf holding mas->index, which then is the writers'
+ * leaf hint; false if there is none.
+ */
 static __always_inline bool mas_wr_find_leaf(struct ma_state *mas)
 {
 	struct maple_tree *mt = mas->tree;
@@ -2337,9 +2350,11 @@ static __always_inline bool mas_wr_find_leaf(struct ma_state *mas)
 
 	/*
 	 * The caller may have moved the range in the leaf since: the slot
-	 * is checked where it is used (see mt_leaf_prepare()).
+	 * is checked where it is used (see mt_leaf_prepare()).  The leaf
+	 * found is always the writers' hint, whichever way.
 	 */
-	if ((mas->mas_flags & MA_STATE_LEAF_WALKED) && mas_is_active(mas) &&
+	if ((mas->mas_flags & MA_STATE_LEAF_WALKED) &&
+	    mas->node == mt_mk_node(mt->ma_wr_leaf, maple_leaf_64) &&
 	    mas->min <= mas->index && mas->index <= mas->max)
 		return true;
 	/* The leaf of the last write, if it holds the index (no walk). */
@@ -2561,6 +2576,14 @@ static unsigned char mt_leaf_single_kind_each(struct maple_tree *mt,
 }
 
 /*
+ * What a boundary move does to the NULL range beside it: @was and @now
+ * indices (0: none, or no NULL range changes).
+ */
+struct mt_null_change {
+	unsigned long was, now;
+};
+
+/*
  * The single store of @entry over [@index, @last] into @node, whose slot
  * @k holds @index: its kind (0 if it is none) and its slot in @at.  None
  * in a root leaf of few ranges.
@@ -2570,24 +2593,26 @@ static unsigned char mt_leaf_single_kind_each(struct maple_tree *mt,
  * the next (LAST at @k) or, for a NULL after a NULL, the head of the slot
  * (LAST at @k - 1); from inside the slot, its tail, with the next slot
  * for the next slot's entry (BEFORE).  The conditions are those of
- * mt_leaf_single_fits() with what the position rules out left out.
+ * mt_leaf_single_fits() with what the position rules out left out.  For a
+ * boundary move, what it does to the NULL range beside it goes to @nc.
  */
 static __always_inline unsigned char
 mt_leaf_single_kind(struct maple_tree *mt, struct maple_node *node,
 		    unsigned long min, unsigned long max, unsigned char k,
 		    unsigned long index, unsigned long last, void *entry,
-		    unsigned char *at)
+		    unsigned char *at, struct mt_null_change *nc)
 {
 	unsigned long *pivots = node->mr64.pivot;
 	void __rcu **slots = node->mr64.slot;
+	unsigned long lo, hi, next_hi, was = 0, now = 0;
 	unsigned char flag = 0;
-	unsigned long hi, next_hi;
 
 	if (mt_leaf_root_few(node, max))
 		return 0;
 	*at = k;
+	lo = ma_pivot_min(pivots, k, min);
 	hi = ma_pivot_max(pivots, maple_leaf_64, k, max);
-	if (index == ma_pivot_min(pivots, k, min)) {
+	if (index == lo) {
 		if (last == hi) {
 			if (entry || (k && hi != max &&
 				      mt_slot_locked(mt, slots, k - 1) &&
@@ -2597,18 +2622,42 @@ mt_leaf_single_kind(struct maple_tree *mt, struct maple_node *node,
 			if (k && !entry && !mt_slot_locked(mt, slots, k - 1)) {
 				flag = MA_STATE_SINGLE_LAST;
 				*at = k - 1;
+				/* The NULL before grows from lo - 1 to last. */
+				lo = ma_pivot_min(pivots, k - 1, min);
+				was = index - lo;
+				now = last - lo + 1;
 			}
 		} else if (hi != max && entry == mt_slot_locked(mt, slots, k)) {
 			/* hi < max: slot k is not the last, k < 15. */
 			next_hi = k < MAPLE_RANGE64_SLOTS - 2 ? pivots[k + 1] :
 								max;
-			if (last < next_hi)
+			if (last < next_hi) {
 				flag = MA_STATE_SINGLE_LAST;
+				if (!entry) {
+					was = hi - lo + 1;
+					now = last - lo + 1;
+				} else if (!mt_slot_locked(mt, slots, k + 1)) {
+					was = next_hi - hi;
+					now = next_hi - last;
+				}
+			}
 		}
 	} else if (hi != max && entry == mt_slot_locked(mt, slots, k + 1)) {
 		next_hi = k < MAPLE_RANGE64_SLOTS - 2 ? pivots[k + 1] : max;
-		if (last == next_hi || (!entry && last == hi))
+		if (last == next_hi || (!entry && last == hi)) {
 			flag = MA_STATE_SINGLE_BEFORE;
+			if (!entry) {
+				was = next_hi - hi;
+				now = next_hi - index + 1;
+			} else if (!mt_slot_locked(mt, slots, k)) {
+				was = hi - lo + 1;
+				now = index - lo;
+			}
+		}
+	}
+	if (nc) {
+		nc->was = was;
+		nc->now = now;
 	}
 	if (IS_ENABLED(CONFIG_DEBUG_MAPLE_TREE)) {
 		unsigned char each_at, each;
@@ -2794,7 +2843,7 @@ static __always_inline bool mt_leaf_prepare(struct ma_state *mas,
 		;
 	else if (!(mas->mas_flags & MA_STATE_LEAF_REWRITE))
 		lw->single = mt_leaf_single_kind(mt, node, lw->min, lw->max, k,
-						 index, last, entry, &at);
+						 index, last, entry, &at, NULL);
 	else
 		mas->mas_flags &= ~MA_STATE_LEAF_REWRITE;
 	lw->at = at;
@@ -3189,6 +3238,26 @@ mt_leaf_gap_after(struct maple_node *node, unsigned long min,
 }
 
 /*
+ * mt_leaf_gap_after() where it needs no look at the leaf: false if only
+ * the leaf's other NULL ranges can tell.
+ */
+static __always_inline bool mt_leaf_gap_after_known(unsigned long min,
+						    unsigned long max,
+						    unsigned long old_gap,
+						    unsigned long was,
+						    unsigned long now,
+						    unsigned long *gap)
+{
+	if (now >= old_gap || now >= (max - min + 1) - now)
+		*gap = now;
+	else if (was < old_gap)
+		*gap = old_gap;
+	else
+		return false;
+	return true;
+}
+
+/*
  * One NULL range of the leaf @node over [@min, @max] changed from @was to
  * @now indices (0: not NULL): in an allocation tree, the leaf's gap and
  * its ancestors' follow.
@@ -3320,6 +3389,85 @@ static void mt_leaf_commit(struct maple_tree *mt, struct mt_leaf_wr *lw,
 }
 
 /*
+ * mas_preallocate() found a boundary move at slot @at of @node, the
+ * writers' leaf, changing a NULL range beside it as @nc says: record the
+ * range, the slot and the leaf's largest gap after the move, so that the
+ * store of the same range need not read the seam again.  Under the tree
+ * lock and with no write in between, the leaf stays as it is; the store
+ * checks the range and the entry (see mas_wr_move_recorded()).  False
+ * (nothing recorded) where the gap would take a look at the leaf's other
+ * ranges; the caller marks the record with MA_STATE_MOVE_REC.
+ */
+static __always_inline bool mas_move_record(struct ma_state *mas,
+					    struct maple_node *node,
+					    unsigned char at,
+					    const struct mt_null_change *nc)
+{
+	unsigned long pword = (unsigned long)node->parent, gap = 0;
+
+	if (mt_wr_is_alloc(mas->tree) && !(pword & MAPLE_PARENT_ROOT)) {
+		struct maple_node *parent = (struct maple_node *)(pword &
+							~MAPLE_NODE_MASK);
+
+		gap = parent->ma64.gap[(pword >> MAPLE_PARENT_SLOT_SHIFT) &
+				       MAPLE_PARENT_SLOT_MASK];
+		if (nc->was != nc->now &&
+		    !mt_leaf_gap_after_known(mas->min, mas->max, gap, nc->was,
+					     nc->now, &gap))
+			return false;
+	}
+	mas->prep_offset = at;
+	mas->prep_index = mas->index;
+	mas->prep_last = mas->last;
+	mas->prep_gap = gap;
+	return true;
+}
+
+/*
+ * The boundary move mas_move_record() recorded, for a store of the same
+ * range: the entry must still be the one that takes the moved part (it is
+ * what made the store a move).  Done, it clears @clear of the state's
+ * flags.  False: the store goes the checked way.
+ */
+static __always_inline bool mas_wr_move_recorded(struct ma_state *mas,
+						 void *entry, void **content,
+						 unsigned char clear)
+{
+	unsigned char flag = mas->mas_flags & MA_STATE_SINGLE;
+	struct maple_tree *mt = mas->tree;
+	struct maple_node *node = mt->ma_wr_leaf;
+	unsigned long *pivots = node->mr64.pivot;
+	void __rcu **slots = node->mr64.slot;
+	unsigned char at = mas->prep_offset;
+
+	if (mas->index != mas->prep_index || mas->last != mas->prep_last)
+		return false;
+	if (flag == MA_STATE_SINGLE_LAST) {
+		if (entry != mt_slot_locked(mt, slots, at))
+			return false;
+		/* A NULL joining the one before starts in the next slot. */
+		*content = entry || mas->index <= pivots[at] ? entry :
+			   mt_slot_locked(mt, slots, at + 1);
+		if (!entry)
+			mas->index = at ? pivots[at - 1] + 1 : mt->ma_wr_min;
+		WRITE_ONCE(pivots[at], mas->last);
+	} else {
+		if (entry != mt_slot_locked(mt, slots, at + 1))
+			return false;
+		*content = mt_slot_locked(mt, slots, at);
+		if (!entry)
+			mas->last = at < MAPLE_RANGE64_SLOTS - 2 ?
+				    pivots[at + 1] : mt->ma_wr_max;
+		WRITE_ONCE(pivots[at], mas->index - 1);
+	}
+	mas->node = MAS_PAUSE;
+	mas->mas_flags &= ~clear;
+	if (mt_wr_is_alloc(mt))
+		mt_gap_push_from((unsigned long)node->parent, mas->prep_gap);
+	return true;
+}
+
+/*
  * The single store mas_preallocate() recorded, checked against the leaf
  * and the range as they are now (they are as they were, unless the caller
  * changed the state in between) and carried out without the analysis.
@@ -3337,9 +3485,11 @@ static __always_inline bool mas_wr_single_prepared(struct ma_state *mas,
 	struct maple_node *node;
 	struct mt_seam s;
 
+	if ((mas->mas_flags & MA_STATE_MOVE_REC) &&
+	    mas_wr_move_recorded(mas, entry, content, MA_STATE_PREPARED))
+		return true;
 	/* A record serves the next store only, whichever way it goes. */
-	mas->mas_flags &= ~(MA_STATE_SINGLE | MA_STATE_LEAF_WALKED |
-			    MA_STATE_LEAF_REC);
+	mas->mas_flags &= ~MA_STATE_PREPARED;
 	/*
 	 * mas_preallocate() left the state at the writers' leaf: a state
 	 * walked elsewhere since (or reset) is not at it.  The leaf is as
@@ -3582,42 +3732,69 @@ static noinline int mas_preallocate_nodes(struct ma_state *mas, void *entry,
  * The walk is left in @mas for the store, and so is what a single store
  * (one slot, one boundary) will do: mas_store_prealloc() checks that the
  * range and entry still make it one and carries it out without working it
- * out again.  What a leaf copy under RCU will do is kept in the node
+ * out again.  A boundary move is recorded whole in @mas (the prep_*
+ * fields: the slot, the range, the leaf's gap after it), and a store of
+ * the same range only checks that the entry is the one that takes the
+ * moved part.  What a leaf copy under RCU will do is kept in the node
  * allocated for it and taken only by a store of the same range and kind
- * of entry (NULL or not).  The caller holds the tree lock until the
- * matching mas_store_prealloc() with the same range and entry, which then
- * cannot fail and allocates nothing; mas_destroy() frees what a store did
- * not use.
+ * of entry (NULL or not).  The caller holds the tree lock, and writes
+ * nothing else to the tree, until the matching mas_store_prealloc() with
+ * the same range and entry, which then cannot fail and allocates nothing;
+ * mas_destroy() frees what a store did not use.
  *
  * Return: 0, or -ENOMEM with nothing allocated.
  */
 int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
 {
-	unsigned char flag, at;
+	unsigned char flags, flag, at;
+	struct mt_null_change nc;
 	struct maple_node *node;
 
 	if (unlikely(mas->index > mas->last))
 		return -EINVAL;
-	/* Nothing recorded by an earlier call applies. */
-	mas->mas_flags &= ~(MA_STATE_SINGLE | MA_STATE_LEAF_REWRITE |
-			    MA_STATE_LEAF_REC);
-	if (!mas_wr_find_leaf(mas))
+	/* Nothing recorded by an earlier call applies (but the walk). */
+	flags = mas->mas_flags & ~(MA_STATE_PREPARED | MA_STATE_LEAF_REWRITE);
+	if (!mas_wr_find_leaf(mas)) {
+		mas->mas_flags = flags;
 		return mas_preallocate_nodes(mas, entry, gfp, false);
-	mas->mas_flags |= MA_STATE_LEAF_WALKED;
+	}
+	flags |= MA_STATE_LEAF_WALKED;
 	node = mte_to_node(mas->node);
 	at = mas->offset;
 	flag = mt_leaf_single_kind(mas->tree, node, mas->min, mas->max, at,
-				   mas->index, mas->last, entry, &at);
-	if (!flag)
+				   mas->index, mas->last, entry, &at, &nc);
+	if (!flag) {
+		mas->mas_flags = flags;
 		return mas_preallocate_nodes(mas, entry, gfp, true);
-	mas->mas_flags |= flag;
+	}
+	flags |= flag;
 	mas->offset = at;
+	if (flag != MA_STATE_SINGLE_SLOT && mas_move_record(mas, node, at, &nc))
+		flags |= MA_STATE_MOVE_REC;
+	mas->mas_flags = flags;
 	/* Nodes left from before stay; a failed request is forgotten. */
 	if (unlikely(mas->alloc))
 		mas_alloc_nodes(mas, 0, gfp);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(mas_preallocate);
+
+/* The rest of mas_store_prealloc(): all but a recorded move taken as is. */
+static noinline void mas_store_prealloc_checked(struct ma_state *mas,
+						void *entry)
+{
+	void *content;
+
+	mas->mas_flags &= ~MA_STATE_MOVE_REC;
+	if ((mas->mas_flags & MA_STATE_SINGLE) && !mas->alloc &&
+	    mas_wr_single_prepared(mas, entry, &content)) {
+		mas->mas_flags = 0;
+		return;
+	}
+	mas_wr_store(mas, entry);
+	WARN_ON(mas_is_err(mas));
+	mas_destroy(mas);
+}
 
 /**
  * mas_store_prealloc() - Store @entry with nodes from mas_preallocate().
@@ -3630,15 +3807,11 @@ void mas_store_prealloc(struct ma_state *mas, void *entry)
 {
 	void *content;
 
-	/* A recorded single store takes no node: nothing to free after. */
-	if ((mas->mas_flags & MA_STATE_SINGLE) && !mas->alloc &&
-	    mas_wr_single_prepared(mas, entry, &content)) {
-		mas->mas_flags = 0;
+	/* A single store takes no node: nothing to free after. */
+	if ((mas->mas_flags & MA_STATE_MOVE_REC) && !mas->alloc &&
+	    mas_wr_move_recorded(mas, entry, &content, 0xff))
 		return;
-	}
-	mas_wr_store(mas, entry);
-	WARN_ON(mas_is_err(mas));
-	mas_destroy(mas);
+	mas_store_prealloc_checked(mas, entry);
 }
 EXPORT_SYMBOL_GPL(mas_store_prealloc);
 

@@ -202,7 +202,11 @@ struct maple_tree {
  * @alloc: nodes allocated for a pending write (or a request count)
  * @depth: unused, kept for the 6.1 layout (readers do not count levels)
  * @offset: slot of @index in @node
- * @mas_flags: internal state (bulk store)
+ * @mas_flags: internal state (bulk store, what mas_preallocate() found)
+ * @prep_offset, @prep_index, @prep_last, @prep_gap: a boundary move that
+ *                mas_preallocate() found, for the store of the same range:
+ *                the pivot it moves, the range, the leaf's largest gap
+ *                after it (internal; valid while @mas_flags say so)
  */
 struct ma_state {
 	struct maple_tree *tree;
@@ -215,6 +219,10 @@ struct ma_state {
 	unsigned char depth;
 	unsigned char offset;
 	unsigned char mas_flags;
+	unsigned char prep_offset;
+	unsigned long prep_index;
+	unsigned long prep_last;
+	unsigned long prep_gap;
 };
 
 /*

@@ -432,6 +432,8 @@ static void prealloc_then_store_other(struct kunit *test, struct ptree *pt,
  */
 static void prepared_single_stores_moved(struct kunit *test, struct ptree *pt)
 {
+	unsigned long k;
+
 	/* A grown end, then grown further: still one boundary. */
 	prealloc_then_store_other(test, pt, R_FIRST(10), R_LAST(10) + 4096,
 				  val(10), R_FIRST(10), R_LAST(10) + 8192);
@@ -453,6 +455,52 @@ static void prepared_single_stores_moved(struct kunit *test, struct ptree *pt)
 	/* A start moved down, then a NULL gap filled exactly. */
 	prealloc_then_store_other(test, pt, R_FIRST(70) - 4096, R_LAST(70),
 				  val(70), R_LAST(70) + 1, R_FIRST(71) - 1);
+	/* A grown end, then the same range with another entry. */
+	prealloc_then_store_entry(test, pt, R_FIRST(90), R_LAST(90) + 4096,
+				  val(90), R_FIRST(90), R_LAST(90) + 4096,
+				  val(990));
+	/* A NULL over a range's tail, then an entry over it. */
+	prealloc_then_store_entry(test, pt, R_LAST(91) - 4095, R_LAST(91),
+				  NULL, R_LAST(91) - 4095, R_LAST(91),
+				  val(991));
+	/* A start moved down, then the same range with another entry. */
+	prealloc_then_store_entry(test, pt, R_FIRST(92) - 4096, R_LAST(92),
+				  val(92), R_FIRST(92) - 4096, R_LAST(92),
+				  val(992));
+	/* Each kind of move stored as prepared, with the entry it replaces. */
+	prealloc_then_store_other(test, pt, R_FIRST(94), R_LAST(94) + 4096,
+				  val(94), R_FIRST(94), R_LAST(94) + 4096);
+	prealloc_then_store_other(test, pt, R_LAST(95) - 4095, R_LAST(95),
+				  NULL, R_LAST(95) - 4095, R_LAST(95));
+	prealloc_then_store_other(test, pt, R_FIRST(96), R_FIRST(96) + 4095,
+				  NULL, R_FIRST(96), R_FIRST(96) + 4095);
+	prealloc_then_store_other(test, pt, R_FIRST(97) - 4096, R_LAST(97),
+				  val(97), R_FIRST(97) - 4096, R_LAST(97));
+	prealloc_then_store_other(test, pt, R_LAST(98) + 1,
+				  R_FIRST(99) + 4095, NULL, R_LAST(98) + 1,
+				  R_FIRST(99) + 4095);
+	/*
+	 * The same beside a larger gap, so that a move's leaf gap is known
+	 * without a look at the leaf (what a record needs in an allocation
+	 * tree; beside equal gaps it takes none).
+	 */
+	for (k = 200; k < 260; k += 4) {
+		prealloc_then_store_other(test, pt, R_FIRST(k), R_LAST(k), NULL,
+					  R_FIRST(k), R_LAST(k));
+		prealloc_then_store_entry(test, pt, R_FIRST(k + 1),
+					  R_LAST(k + 1) + 4096, val(k + 1),
+					  R_FIRST(k + 1), R_LAST(k + 1) + 4096,
+					  val(k + 5001));
+		prealloc_then_store_other(test, pt, R_FIRST(k + 2),
+					  R_LAST(k + 2) + 4096, val(k + 2),
+					  R_FIRST(k + 2), R_LAST(k + 2) + 4096);
+		prealloc_then_store_entry(test, pt, R_LAST(k + 3) - 4095,
+					  R_LAST(k + 3), NULL, R_LAST(k + 3) - 4095,
+					  R_LAST(k + 3), val(k + 5003));
+		prealloc_then_store_other(test, pt, R_LAST(k + 3) - 4095,
+					  R_LAST(k + 3), NULL, R_LAST(k + 3) - 4095,
+					  R_LAST(k + 3));
+	}
 }
 
 /*
