@@ -3793,7 +3793,10 @@ static noinline void mas_store_prealloc_checked(struct ma_state *mas,
 	}
 	mas_wr_store(mas, entry);
 	WARN_ON(mas_is_err(mas));
-	mas_destroy(mas);
+	if (mas->alloc)
+		mas_destroy(mas);
+	else
+		mas->mas_flags = 0;
 }
 
 /**
