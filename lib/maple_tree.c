@@ -3442,6 +3442,19 @@ static __always_inline bool mas_wr_move_recorded(struct ma_state *mas,
 
 	if (mas->index != mas->prep_index || mas->last != mas->prep_last)
 		return false;
+	if (IS_ENABLED(CONFIG_DEBUG_MAPLE_TREE) &&
+	    entry == mt_slot_locked(mt, slots,
+				    at + (flag == MA_STATE_SINGLE_BEFORE))) {
+		unsigned char k = ma_offset(pivots, maple_leaf_64, mas->index);
+		unsigned char each_at;
+
+		/* The leaf must be as it was: the record still describes it. */
+		WARN_ON(mt_leaf_single_kind_each(mt, node, mt->ma_wr_min,
+						 mt->ma_wr_max, k, mas->index,
+						 mas->last, entry,
+						 &each_at) != flag ||
+			each_at != at);
+	}
 	if (flag == MA_STATE_SINGLE_LAST) {
 		if (entry != mt_slot_locked(mt, slots, at))
 			return false;
