@@ -281,6 +281,19 @@ static inline unsigned char ma_parent_slot(const struct maple_node *node)
 }
 
 /*
+ * The gap an allocation tree's node keeps for a child, from the child's
+ * parent word (writers read it plainly: only they change it).
+ */
+static inline unsigned long mt_parent_gap(unsigned long pword)
+{
+	struct maple_node *parent = (struct maple_node *)(pword &
+							  ~MAPLE_NODE_MASK);
+
+	return parent->ma64.gap[(pword >> MAPLE_PARENT_SLOT_SHIFT) &
+				MAPLE_PARENT_SLOT_MASK];
+}
+
+/*
  * A dead node's parent word points at the node itself.  Readers check it
  * after reading a slot: the mark is written before the node is handed to
  * call_rcu(), which may reuse the first words of the node for its list.
@@ -2717,13 +2730,14 @@ mt_leaf_rewrite_gap(struct maple_tree *mt, struct mt_leaf_wr *lw,
 	struct maple_node *node = lw->node;
 	unsigned long *pivots = node->mr64.pivot;
 	void __rcu **slots = node->mr64.slot;
+	unsigned long pword = (unsigned long)node->parent;
 	unsigned long old_gap, first, grown = 0;
 	unsigned char i;
 	bool shrunk = false;
 
-	if (ma_is_root(node))
+	if (pword & MAPLE_PARENT_ROOT)
 		return 0;	/* nobody records it */
-	old_gap = ma_parent(node)->ma64.gap[ma_parent_slot(node)];
+	old_gap = mt_parent_gap(pword);
 	first = lw->first_k;
 	for (i = lw->k; i <= lw->m; i++) {
 		unsigned long piv = ma_pivot_max(pivots, maple_leaf_64, i,
@@ -3218,28 +3232,9 @@ static void mt_leaf_split_last(struct maple_tree *mt, struct mt_leaf_wr *lw,
 /*
  * The largest gap of a leaf over [@min, @max] after a single store changed
  * one NULL range from @was to @now indices (0: not NULL), given its largest
- * gap before, @old_gap.  The leaf is scanned only when its largest NULL
- * range shrank or went and the new one does not dominate the leaf.
- */
-static __always_inline unsigned long
-mt_leaf_gap_after(struct maple_node *node, unsigned long min,
-		  unsigned long max, unsigned long old_gap, unsigned long was,
-		  unsigned long now)
-{
-	if (now >= old_gap)
-		return now;
-	if (was < old_gap)
-		return old_gap;
-	/* brk() beside the top of the address space: no scan. */
-	if (now >= (max - min + 1) - now)
-		return now;
-	return mt_leaf_gap(node->mr64.slot, node->mr64.pivot, maple_leaf_64,
-			   ma_data_end(node, maple_leaf_64, max), min, max);
-}
-
-/*
- * mt_leaf_gap_after() where it needs no look at the leaf: false if only
- * the leaf's other NULL ranges can tell.
+ * gap before, @old_gap, where that needs no look at the leaf: false if only
+ * the leaf's other NULL ranges can tell (its largest NULL range shrank or
+ * went and the new one does not dominate the leaf).
  */
 static __always_inline bool mt_leaf_gap_after_known(unsigned long min,
 						    unsigned long max,
@@ -3248,6 +3243,10 @@ static __always_inline bool mt_leaf_gap_after_known(unsigned long min,
 						    unsigned long now,
 						    unsigned long *gap)
 {
+	/*
+	 * A NULL range larger than half the leaf (brk() beside the top of
+	 * the address space) is the largest: two NULL ranges are disjoint.
+	 */
 	if (now >= old_gap || now >= (max - min + 1) - now)
 		*gap = now;
 	else if (was < old_gap)
@@ -3255,6 +3254,20 @@ static __always_inline bool mt_leaf_gap_after_known(unsigned long min,
 	else
 		return false;
 	return true;
+}
+
+/* The same, looking at the leaf @node where it must. */
+static __always_inline unsigned long
+mt_leaf_gap_after(struct maple_node *node, unsigned long min,
+		  unsigned long max, unsigned long old_gap, unsigned long was,
+		  unsigned long now)
+{
+	unsigned long gap;
+
+	if (mt_leaf_gap_after_known(min, max, old_gap, was, now, &gap))
+		return gap;
+	return mt_leaf_gap(node->mr64.slot, node->mr64.pivot, maple_leaf_64,
+			   ma_data_end(node, maple_leaf_64, max), min, max);
 }
 
 /*
@@ -3269,8 +3282,7 @@ static __always_inline void mt_leaf_gap_changed(struct maple_tree *mt,
 						unsigned long was,
 						unsigned long now)
 {
-	unsigned long pword, old_gap;
-	struct maple_node *parent;
+	unsigned long pword;
 
 	if (was == now || !mt_wr_is_alloc(mt))
 		return;
@@ -3278,11 +3290,9 @@ static __always_inline void mt_leaf_gap_changed(struct maple_tree *mt,
 	pword = (unsigned long)node->parent;
 	if (pword & MAPLE_PARENT_ROOT)
 		return;
-	parent = (struct maple_node *)(pword & ~MAPLE_NODE_MASK);
-	old_gap = parent->ma64.gap[(pword >> MAPLE_PARENT_SLOT_SHIFT) &
-				   MAPLE_PARENT_SLOT_MASK];
-	mt_gap_push_from(pword, mt_leaf_gap_after(node, min, max, old_gap,
-						  was, now));
+	mt_gap_push_from(pword, mt_leaf_gap_after(node, min, max,
+						  mt_parent_gap(pword), was,
+						  now));
 }
 
 /*
@@ -3406,11 +3416,7 @@ static __always_inline bool mas_move_record(struct ma_state *mas,
 	unsigned long pword = (unsigned long)node->parent, gap = 0;
 
 	if (mt_wr_is_alloc(mas->tree) && !(pword & MAPLE_PARENT_ROOT)) {
-		struct maple_node *parent = (struct maple_node *)(pword &
-							~MAPLE_NODE_MASK);
-
-		gap = parent->ma64.gap[(pword >> MAPLE_PARENT_SLOT_SHIFT) &
-				       MAPLE_PARENT_SLOT_MASK];
+		gap = mt_parent_gap(pword);
 		if (nc->was != nc->now &&
 		    !mt_leaf_gap_after_known(mas->min, mas->max, gap, nc->was,
 					     nc->now, &gap))
