@@ -805,64 +805,107 @@ retry:
 }
 
 /*
- * Step to the range that starts at mas->last + 1; the caller has checked
- * that mas->last < ULONG_MAX.  Stays in the leaf when it can, and walks from
- * the root at a leaf's edge or when the leaf died under a reader.
+ * The steps of an iteration: to the range after the one the state is on,
+ * or the one before it, with the bounds they have when the step reads
+ * them (see "RCU readers" in Documentation/core-api/maple_tree.rst).
+ *
+ * In a leaf that is still live that is the next (previous) slot: slots
+ * never move in a live leaf, only a boundary between two of them may (one
+ * pivot store, see mt_seam_move()), so both bounds are read afresh rather
+ * than taken from the state.  At a leaf's edge, or once the leaf is dead,
+ * the step walks from the root to the range that holds mas->last + 1
+ * (mas->index - 1) now, reported with its real bounds: never clipped to
+ * start after the state's range, which would make up a range that was
+ * never stored.  If that range still holds the entry the state was on
+ * (the entry grew), the step goes past it: the caller has it already.  A
+ * replaced leaf stays intact until a grace period has passed, so its slot
+ * can be read to know that entry.
  */
+
+/* The entry the state was on, if its leaf is dead; else NULL. */
+static inline void *mas_dead_entry(struct ma_state *mas)
+{
+	struct maple_node *node = mte_to_node(mas->node);
+	enum maple_type type = mte_node_type(mas->node);
+	void *entry = mt_slot(mas->tree, ma_slots(node, type), mas->offset);
+
+	return ma_dead_node(node) ? entry : NULL;
+}
+
+/* The caller has checked that mas->last < ULONG_MAX. */
 static void *mas_step_next(struct ma_state *mas)
 {
-	unsigned long start = mas->last + 1;
-	void *entry;
+	unsigned long prev = mas->last;
+	void *entry, *was = NULL;
 
-	if (mas_is_active(mas) && mas->last < mas->max) {
-		struct maple_node *node = mte_to_node(mas->node);
-		enum maple_type type = mte_node_type(mas->node);
-		unsigned char offset = mas->offset + 1;
-		unsigned long last;
+	if (mas_is_active(mas)) {
+		if (likely(prev < mas->max)) {
+			struct maple_node *node = mte_to_node(mas->node);
+			enum maple_type type = mte_node_type(mas->node);
+			unsigned long *pivots = ma_pivots(node, type);
+			unsigned char offset = mas->offset + 1;
+			unsigned long lo, last;
 
-		last = __ma_pivot_max(ma_pivots(node, type), type, offset,
-				      mas->max, true);
-		entry = mt_slot(mas->tree, ma_slots(node, type), offset);
-		if (likely(!ma_dead_node(node))) {
-			mas->offset = offset;
-			mas->index = start;
-			mas->last = last;
-			return entry;
+			/* Slot offset - 1 ends below mas->max: it has a pivot. */
+			lo = READ_ONCE(pivots[offset - 1]);
+			last = __ma_pivot_max(pivots, type, offset, mas->max,
+					      true);
+			entry = mt_slot(mas->tree, ma_slots(node, type),
+					offset);
+			if (likely(!ma_dead_node(node))) {
+				mas->offset = offset;
+				mas->index = lo + 1;
+				mas->last = last;
+				return entry;
+			}
 		}
+		was = mas_dead_entry(mas);
 	}
-	mas->index = start;
+	mas->index = prev + 1;
 	entry = mas_leaf_walk(mas);
-	if (mas->index < start)
-		mas->index = start;
+	if (unlikely(mas->index <= prev) && entry && entry == was &&
+	    mas->last != ULONG_MAX) {
+		mas->index = mas->last + 1;
+		entry = mas_leaf_walk(mas);
+	}
 	return entry;
 }
 
-/* Step to the range that ends at mas->index - 1; mas->index > 0. */
+/* The caller has checked that mas->index > 0. */
 static void *mas_step_prev(struct ma_state *mas)
 {
-	unsigned long end = mas->index - 1;
-	void *entry;
+	unsigned long prev = mas->index;
+	void *entry, *was = NULL;
 
-	if (mas_is_active(mas) && mas->index > mas->min) {
-		struct maple_node *node = mte_to_node(mas->node);
-		enum maple_type type = mte_node_type(mas->node);
-		unsigned char offset = mas->offset - 1;
-		unsigned long first;
+	if (mas_is_active(mas)) {
+		if (likely(prev > mas->min)) {
+			struct maple_node *node = mte_to_node(mas->node);
+			enum maple_type type = mte_node_type(mas->node);
+			unsigned long *pivots = ma_pivots(node, type);
+			unsigned char offset = mas->offset - 1;
+			unsigned long hi, first;
 
-		first = __ma_pivot_min(ma_pivots(node, type), offset, mas->min,
-				       true);
-		entry = mt_slot(mas->tree, ma_slots(node, type), offset);
-		if (likely(!ma_dead_node(node))) {
-			mas->offset = offset;
-			mas->index = first;
-			mas->last = end;
-			return entry;
+			/* Slot offset + 1 starts above mas->min: a pivot. */
+			hi = READ_ONCE(pivots[offset]);
+			first = __ma_pivot_min(pivots, offset, mas->min, true);
+			entry = mt_slot(mas->tree, ma_slots(node, type),
+					offset);
+			if (likely(!ma_dead_node(node))) {
+				mas->offset = offset;
+				mas->index = first;
+				mas->last = hi;
+				return entry;
+			}
 		}
+		was = mas_dead_entry(mas);
 	}
-	mas->index = end;
+	mas->index = prev - 1;
 	entry = mas_leaf_walk(mas);
-	if (mas->last > end)
-		mas->last = end;
+	if (unlikely(mas->last >= prev) && entry && entry == was &&
+	    mas->index) {
+		mas->index--;
+		entry = mas_leaf_walk(mas);
+	}
 	return entry;
 }
 
@@ -899,6 +942,7 @@ EXPORT_SYMBOL_GPL(mas_walk);
  */
 static void *mas_forward(struct ma_state *mas, unsigned long max, bool any)
 {
+	unsigned long done = mas->last;
 	struct ma_state save;
 	void *entry;
 
@@ -914,6 +958,9 @@ static void *mas_forward(struct ma_state *mas, unsigned long max, bool any)
 			*mas = save;
 			return NULL;
 		}
+		/* A range that a change moved behind the caller's: go on. */
+		if (unlikely(mas->last <= done))
+			continue;
 		if (entry || any)
 			return entry;
 	}
@@ -922,6 +969,7 @@ static void *mas_forward(struct ma_state *mas, unsigned long max, bool any)
 /* The mirror of mas_forward(): ranges that end at or after @min. */
 static void *mas_backward(struct ma_state *mas, unsigned long min, bool any)
 {
+	unsigned long done = mas->index;
 	struct ma_state save;
 	void *entry;
 
@@ -944,6 +992,8 @@ static void *mas_backward(struct ma_state *mas, unsigned long min, bool any)
 			*mas = save;
 			return NULL;
 		}
+		if (unlikely(mas->index >= done))
+			continue;
 		if (entry || any)
 			return entry;
 	}
