@@ -11,9 +11,12 @@
  *
  *  - a lookup at i returns NULL or a record whose range holds i;
  *  - a range [index, last] returned by a walk or an iteration holds the
- *    index asked for and lies inside its record's range;
- *  - iterations move strictly forward (backward), and the range iterators
- *    return contiguous ranges;
+ *    index asked for and is exactly its record's range, unless the writer
+ *    has marked the record clipped (it does so before any store that cuts
+ *    the record short), and then lies inside it: the tree never reports a
+ *    range an entry did not have at some moment;
+ *  - iterations move strictly forward (backward): each range ends after
+ *    (starts before) the one before it;
  *  - sentinels, point entries that are stored before the readers start and
  *    never touched again, are always found, by every interface, exactly as
  *    [s, s]: a reader never misses a range that was there all along, and no
@@ -90,6 +93,7 @@ struct rs_rec {
 	unsigned long last;
 	unsigned long version;		/* 0 for sentinels */
 	unsigned long nidx;		/* shadow slots holding it (writer) */
+	int clipped;			/* a store cut it short */
 	struct rcu_head rcu;
 };
 
@@ -136,6 +140,7 @@ struct rs_config {
 	unsigned int mas_readers;	/* readers using the advanced API */
 	unsigned int mt_readers;	/* readers using mt_find() & co */
 	unsigned int min_height;	/* the tree must reach this height */
+	bool rcu_after_setup;		/* mt_set_in_rcu() once filled */
 	bool want_small_heights;	/* and must pass through 0, 1 and 2 */
 };
 
@@ -524,6 +529,14 @@ static bool rd_check_range(struct rs_reader *rd, const char *op,
 			f, l, rs_desc(rec, d, sizeof(d)));
 		return false;
 	}
+	/* Pairs with the smp_wmb() in rs_shadow_clip(). */
+	smp_rmb();
+	if ((rec->first != f || rec->last != l) && !READ_ONCE(rec->clipped)) {
+		rd_fail(rd, op, "range [%lu, %lu] -> %s: the record was stored over [%lu, %lu] and never clipped",
+			f, l, rs_desc(rec, d, sizeof(d)), rec->first,
+			rec->last);
+		return false;
+	}
 	return rd_version(rd, op, rec, f);
 }
 
@@ -647,9 +660,8 @@ static void rd_walk(struct rs_reader *rd)
 
 /*
  * Forward iteration over [lo, hi] with mas_find() (mas_for_each()), with
- * the occasional pause.  Each range must start after the last one ended
- * (after a pause: end after it), and every sentinel of the window must
- * come up.
+ * the occasional pause.  Each range must end after the last one ended,
+ * and every sentinel of the window must come up.
  */
 static void rd_find(struct rs_reader *rd)
 {
@@ -666,8 +678,7 @@ static void rd_find(struct rs_reader *rd)
 	mas_for_each(&mas, entry, hi) {
 		unsigned long f = mas.index, l = mas.last;
 
-		if (f > hi || l < lo || (!first && l <= prev_last) ||
-		    (!first && !paused && f <= prev_last)) {
+		if (f > hi || l < lo || (!first && l <= prev_last)) {
 			rd_fail(rd, "mas_find", "window [%lu, %lu]: [%lu, %lu] after [.., %lu]%s",
 				lo, hi, f, l, prev_last,
 				paused ? " and a pause" : "");
@@ -715,8 +726,7 @@ static void rd_find_rev(struct rs_reader *rd)
 	while ((entry = mas_find_rev(&mas, lo)) != NULL) {
 		unsigned long f = mas.index, l = mas.last;
 
-		if (f > hi || l < lo || (!first && f >= prev_first) ||
-		    (!first && !paused && l >= prev_first)) {
+		if (f > hi || l < lo || (!first && f >= prev_first)) {
 			rd_fail(rd, "mas_find_rev", "window [%lu, %lu]: [%lu, %lu] after [%lu, ..]%s",
 				lo, hi, f, l, prev_first,
 				paused ? " and a pause" : "");
@@ -750,7 +760,8 @@ out:
 
 /*
  * mas_next() from lo: entries after the range holding lo that start at or
- * before hi, strictly forward, every sentinel in (lo, hi] included.
+ * before hi, each ending after the one before, every sentinel in (lo, hi]
+ * included.
  */
 static void rd_next(struct rs_reader *rd)
 {
@@ -768,7 +779,7 @@ static void rd_next(struct rs_reader *rd)
 	while ((entry = mas_next(&mas, hi)) != NULL) {
 		unsigned long f = mas.index, l = mas.last;
 
-		if (f <= prev_last || f > hi) {
+		if (l <= prev_last || f > hi) {
 			rd_fail(rd, "mas_next", "window [%lu, %lu]: [%lu, %lu] after [.., %lu]",
 				lo, hi, f, l, prev_last);
 			goto out;
@@ -813,7 +824,7 @@ static void rd_prev(struct rs_reader *rd)
 	while ((entry = mas_prev(&mas, lo)) != NULL) {
 		unsigned long f = mas.index, l = mas.last;
 
-		if (l >= prev_first || l < lo) {
+		if (f >= prev_first || l < lo) {
 			rd_fail(rd, "mas_prev", "window [%lu, %lu]: [%lu, %lu] after [%lu, ..]",
 				lo, hi, f, l, prev_first);
 			goto out;
@@ -843,7 +854,9 @@ out:
 
 /*
  * mas_find_range() then mas_next_range() over [lo, hi]: NULL ranges too,
- * so the ranges must tile the window, each starting right after the last.
+ * each ending after the one before.  (They tile the window unless the
+ * tree changed between two steps: a range may then reach back over the one
+ * before, or the one before may have grown past where it was returned.)
  */
 static void rd_range(struct rs_reader *rd)
 {
@@ -865,7 +878,7 @@ static void rd_range(struct rs_reader *rd)
 	while (mas.last < hi) {
 		prev = mas.last;
 		entry = mas_next_range(&mas, hi);
-		if (mas.index != prev + 1 || mas.last < mas.index) {
+		if (mas.last <= prev) {
 			rd_fail(rd, "mas_next_range", "window [%lu, %lu]: [%lu, %lu] after [.., %lu]",
 				lo, hi, mas.index, mas.last, prev);
 			goto out;
@@ -905,7 +918,7 @@ static void rd_range_rev(struct rs_reader *rd)
 	while (mas.index > lo) {
 		prev = mas.index;
 		entry = mas_prev_range(&mas, lo);
-		if (mas.last != prev - 1 || mas.last < mas.index) {
+		if (mas.index >= prev) {
 			rd_fail(rd, "mas_prev_range", "window [%lu, %lu]: [%lu, %lu] after [%lu, ..]",
 				lo, hi, mas.index, mas.last, prev);
 			goto out;
@@ -1175,7 +1188,29 @@ static struct rs_rec *rs_rec_new(struct rs_stress *rs, unsigned long first,
 	rec->last = last;
 	rec->version = sentinel ? 0 : ++rs->version;
 	rec->nidx = 0;
+	rec->clipped = 0;
 	return rec;
+}
+
+/*
+ * A store over shadow slots [@s0, @s1] is about to cut short the records
+ * that reach out of it at either end: mark them before the tree changes.
+ */
+static void rs_shadow_clip(struct rs_stress *rs, unsigned long s0,
+			   unsigned long s1)
+{
+	struct rs_rec *rec = rs->shadow[s0];
+
+	if (rec && s0 && rs->shadow[s0 - 1] == rec)
+		WRITE_ONCE(rec->clipped, 1);
+	rec = rs->shadow[s1];
+	if (rec && s1 + 1 < rs->nslots && rs->shadow[s1 + 1] == rec)
+		WRITE_ONCE(rec->clipped, 1);
+	/*
+	 * Pairs with the smp_rmb() in rd_check_range(): a reader that saw
+	 * any word of the store also sees the mark.
+	 */
+	smp_wmb();
 }
 
 /* Shadow slots [@s0, @s1] now hold @rec; retire records left nowhere. */
@@ -1251,7 +1286,11 @@ static void wr_pick_range(struct rs_stress *rs, unsigned long lo,
 	*s1 = b;
 }
 
-/* A wide range of low slots: many ranges, often several leaves. */
+/*
+ * A wide range of low slots: many ranges, often several leaves.  Two
+ * widths in three are those a VMA-like workload makes most: 2 to 40 and
+ * 64 to 364 indices.
+ */
 static void wr_pick_span(struct rs_stress *rs, unsigned long *s0,
 			 unsigned long *s1)
 {
@@ -1261,7 +1300,18 @@ static void wr_pick_span(struct rs_stress *rs, unsigned long *s0,
 	*s0 = wr_rand(rs, lay->low_end);
 	if (rs_is_sentinel(lay, *s0))
 		(*s0)++;
-	*s1 = *s0 + lay->span_max / 4 + wr_rand(rs, lay->span_max * 3 / 4);
+	switch (wr_rand(rs, 3)) {
+	case 0:
+		*s1 = *s0 + 1 + wr_rand(rs, 39);
+		break;
+	case 1:
+		*s1 = *s0 + 63 + wr_rand(rs, 301);
+		break;
+	default:
+		*s1 = *s0 + lay->span_max / 4 +
+		      wr_rand(rs, lay->span_max * 3 / 4);
+		break;
+	}
 	if (*s1 >= lay->low_end)
 		*s1 = lay->low_end - 1;
 	if (rs_sent_in(lay, *s0, *s1, &sent))
@@ -1397,6 +1447,7 @@ static bool wr_store(struct rs_stress *rs, enum rs_wop op, unsigned long s0,
 
 	WRITE_ONCE(rs->wr_first, first);
 	WRITE_ONCE(rs->wr_last, last);
+	rs_shadow_clip(rs, s0, s1);
 	switch (op) {
 	case W_STORE_MAS:
 		mtree_lock(&rs->mt);
@@ -1793,7 +1844,8 @@ static void rs_run(struct kunit *test, const struct rs_config *cfg)
 	rs->phase = P_GROW;
 	pthread_mutex_init(&rs->msg_lock, NULL);
 	model_rng_seed(&rs->rng, rs->seed);
-	mt_init_flags(&rs->mt, cfg->mt_flags);
+	mt_init_flags(&rs->mt, cfg->rcu_after_setup ?
+			       cfg->mt_flags & ~MT_FLAGS_USE_RCU : cfg->mt_flags);
 	rs->shadow = kvcalloc(rs->nslots, sizeof(*rs->shadow), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, rs->shadow);
 
@@ -1801,6 +1853,8 @@ static void rs_run(struct kunit *test, const struct rs_config *cfg)
 		rs_fail(rs, "setting up the tree failed");
 		goto join;
 	}
+	if (cfg->rcu_after_setup)
+		mt_set_in_rcu(&rs->mt);
 
 	rs->nr_readers = cfg->mas_readers + cfg->mt_readers;
 	for (n = 0; n < rs->nr_readers; n++) {
@@ -1938,6 +1992,24 @@ static void readers_follow_root_and_height_changes(struct kunit *test)
 	rs_run(test, &cfg);
 }
 
+/*
+ * An allocation tree filled outside RCU mode, as mm fills a new process's
+ * tree, and switched to it with mt_set_in_rcu() before the readers start:
+ * the nodes built in place must serve RCU readers as well as new ones.
+ */
+static void readers_see_exact_ranges_after_mt_set_in_rcu(struct kunit *test)
+{
+	static const struct rs_config cfg = {
+		.lay = &rs_layout_big,
+		.mt_flags = MT_FLAGS_ALLOC_RANGE | MT_FLAGS_USE_RCU,
+		.mas_readers = 2,
+		.min_height = 3,
+		.rcu_after_setup = true,
+	};
+
+	rs_run(test, &cfg);
+}
+
 /* Readers using mt_find(), mt_for_each(), mt_next() and mt_prev(). */
 static void mt_find_readers_see_whole_ranges(struct kunit *test)
 {
@@ -1956,6 +2028,7 @@ static struct kunit_case rcu_stress_cases[] = {
 	KUNIT_CASE(alloc_tree_readers_see_whole_ranges_and_free_areas),
 	KUNIT_CASE(readers_follow_root_and_height_changes),
 	KUNIT_CASE(mt_find_readers_see_whole_ranges),
+	KUNIT_CASE(readers_see_exact_ranges_after_mt_set_in_rcu),
 	{}
 };
 
