@@ -2376,9 +2376,14 @@ struct mt_leaf_wr {
 				 MA_STATE_LEAF_REC | MA_STATE_MOVE_REC)
 
 /*
- * mas_preallocate() found a one-leaf write that is not a single store: the
- * store need not look for one (a rewrite of the leaf does any write inside
- * it, so the mark cannot mislead).
+ * mas_preallocate() found a one-leaf write that is not a single store.
+ * Outside RCU mode the store need not look for one: a rewrite in place
+ * does any write inside the leaf, so the mark cannot mislead even if the
+ * range stored is not the one prepared.  In RCU mode a rewrite replaces
+ * the leaf where a single store keeps it, and a state parked on the leaf
+ * may rely on that (see "Maple states across writes" in
+ * Documentation/core-api/maple_tree.rst): there the store classifies its
+ * own range unless it finds the copy recorded for that range.
  */
 #define MA_STATE_LEAF_REWRITE	0x20
 
@@ -2905,7 +2910,8 @@ static __always_inline bool mt_leaf_prepare(struct ma_state *mas,
 	at = k;
 	if (count_only)
 		;
-	else if (!(mas->mas_flags & MA_STATE_LEAF_REWRITE))
+	else if (!(mas->mas_flags & MA_STATE_LEAF_REWRITE) ||
+		 mt_wr_in_rcu(mt))
 		lw->single = mt_leaf_single_kind(mt, node, lw->min, lw->max, k,
 						 index, last, entry, &at, NULL);
 	else
