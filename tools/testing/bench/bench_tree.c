@@ -1462,9 +1462,14 @@ static int run_loop(void)
 		arg = make_picks(lay.nr, n, BENCH_SEED + 13);
 		if (bench_loop_overwrite(&mt, &lay, arg, n, true))
 			ret = 1;
+	} else if (!strcmp(op, "iterate")) {
+		/* n entries: whole passes over the tree's ranges. */
+		arg = NULL;
+		if (bench_loop_iterate(&mt, n / lay.nr) != n / lay.nr * lay.nr)
+			ret = 1;
 	} else {
 		die("unknown --ops %s (mtree_load, mas_walk, overwrite, "
-		    "empty_area_rev, mmap_cycle, brk_cycle)", op);
+		    "iterate, empty_area_rev, mmap_cycle, brk_cycle)", op);
 	}
 	if (!ret)
 		tree_check(&mt, &lay, op);
@@ -1654,6 +1659,11 @@ static void bench_callgrind(void)
 		ok &= callgrind_count(self, dir, op, name, opts.loop_size, n,
 				      opts.mt_flags);
 	}
+	/* mas_for_each(), per entry: --size must divide the op counts. */
+	ok &= callgrind_count(self, dir, "iterate", "iterate", opts.loop_size,
+			      n, 0);
+	ok &= callgrind_count(self, dir, "iterate", "iterate_vma",
+			      opts.loop_size, n, opts.mt_flags);
 	/*
 	 * The gap search at every size, to show how it grows; building a
 	 * tree of a million ranges under callgrind takes half a minute, so
