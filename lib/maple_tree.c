@@ -809,58 +809,40 @@ retry:
  * or the one before it, with the bounds they have when the step reads
  * them (see "RCU readers" in Documentation/core-api/maple_tree.rst).
  *
- * In a leaf that is still live that is the next (previous) slot: slots
- * never move in a live leaf, only a boundary between two of them may (one
- * pivot store, see mt_seam_move()), so both bounds are read afresh rather
- * than taken from the state.  At a leaf's edge, or once the leaf is dead,
- * the step walks from the root to the range that holds mas->last + 1
- * (mas->index - 1) now, reported with its real bounds: never clipped to
- * start after the state's range, which would make up a range that was
- * never stored.  If that range still holds the entry the state was on
- * (the entry grew), the step goes past it: the caller has it already.  A
- * replaced leaf stays intact until a grace period has passed, so its slot
- * can be read to know that entry.
+ * In a leaf that is still live that is the next (previous) slot
+ * (mas_leaf_forward(), mas_leaf_backward()): slots never move in a live
+ * leaf, only a boundary between two of them may (one pivot store, see
+ * mt_seam_move()), so both bounds are read afresh rather than taken from
+ * the state.  At a leaf's edge, or once the leaf is dead, the step walks
+ * from the root to the range that holds mas->last + 1 (mas->index - 1)
+ * now (mas_step_next(), mas_step_prev()), reported with its real bounds:
+ * never clipped to start after the state's range, which would make up a
+ * range that was never stored.  If that range still holds the entry the
+ * state was on (the entry grew), the step goes past it: the caller has it
+ * already.  A replaced leaf stays intact until a grace period has passed,
+ * so its slot can be read to know that entry.
  */
 
 /* The entry the state was on, if its leaf is dead; else NULL. */
 static inline void *mas_dead_entry(struct ma_state *mas)
 {
-	struct maple_node *node = mte_to_node(mas->node);
-	enum maple_type type = mte_node_type(mas->node);
-	void *entry = mt_slot(mas->tree, ma_slots(node, type), mas->offset);
+	struct maple_node *node;
+	void *entry;
 
+	if (!mas_is_active(mas))
+		return NULL;
+	node = mte_to_node(mas->node);
+	entry = mt_slot(mas->tree, ma_slots(node, mte_node_type(mas->node)),
+			mas->offset);
 	return ma_dead_node(node) ? entry : NULL;
 }
 
-/* The caller has checked that mas->last < ULONG_MAX. */
-static void *mas_step_next(struct ma_state *mas)
+/* Walk to the range after mas->last (< ULONG_MAX). */
+static noinline void *mas_step_next(struct ma_state *mas)
 {
 	unsigned long prev = mas->last;
-	void *entry, *was = NULL;
+	void *entry, *was = mas_dead_entry(mas);
 
-	if (mas_is_active(mas)) {
-		if (likely(prev < mas->max)) {
-			struct maple_node *node = mte_to_node(mas->node);
-			enum maple_type type = mte_node_type(mas->node);
-			unsigned long *pivots = ma_pivots(node, type);
-			unsigned char offset = mas->offset + 1;
-			unsigned long lo, last;
-
-			/* Slot offset - 1 ends below mas->max: it has a pivot. */
-			lo = READ_ONCE(pivots[offset - 1]);
-			last = __ma_pivot_max(pivots, type, offset, mas->max,
-					      true);
-			entry = mt_slot(mas->tree, ma_slots(node, type),
-					offset);
-			if (likely(!ma_dead_node(node))) {
-				mas->offset = offset;
-				mas->index = lo + 1;
-				mas->last = last;
-				return entry;
-			}
-		}
-		was = mas_dead_entry(mas);
-	}
 	mas->index = prev + 1;
 	entry = mas_leaf_walk(mas);
 	if (unlikely(mas->index <= prev) && entry && entry == was &&
@@ -871,34 +853,12 @@ static void *mas_step_next(struct ma_state *mas)
 	return entry;
 }
 
-/* The caller has checked that mas->index > 0. */
-static void *mas_step_prev(struct ma_state *mas)
+/* Walk to the range before mas->index (> 0). */
+static noinline void *mas_step_prev(struct ma_state *mas)
 {
 	unsigned long prev = mas->index;
-	void *entry, *was = NULL;
+	void *entry, *was = mas_dead_entry(mas);
 
-	if (mas_is_active(mas)) {
-		if (likely(prev > mas->min)) {
-			struct maple_node *node = mte_to_node(mas->node);
-			enum maple_type type = mte_node_type(mas->node);
-			unsigned long *pivots = ma_pivots(node, type);
-			unsigned char offset = mas->offset - 1;
-			unsigned long hi, first;
-
-			/* Slot offset + 1 starts above mas->min: a pivot. */
-			hi = READ_ONCE(pivots[offset]);
-			first = __ma_pivot_min(pivots, offset, mas->min, true);
-			entry = mt_slot(mas->tree, ma_slots(node, type),
-					offset);
-			if (likely(!ma_dead_node(node))) {
-				mas->offset = offset;
-				mas->index = first;
-				mas->last = hi;
-				return entry;
-			}
-		}
-		was = mas_dead_entry(mas);
-	}
 	mas->index = prev - 1;
 	entry = mas_leaf_walk(mas);
 	if (unlikely(mas->last >= prev) && entry && entry == was &&
@@ -935,14 +895,104 @@ void *mas_walk(struct ma_state *mas)
 }
 EXPORT_SYMBOL_GPL(mas_walk);
 
+/* What an iteration's run through one leaf ended with. */
+enum mas_leaf_run {
+	MAS_RUN_FOUND,		/* a range to return: the state is on it */
+	MAS_RUN_LIMIT,		/* the next range is past the limit */
+	MAS_RUN_EDGE,		/* the state is on the leaf's last range */
+	MAS_RUN_DEAD,		/* the leaf died under the reader */
+};
+
+/*
+ * The forward steps inside the live leaf mas->node, whose range at
+ * mas->offset is not its last: node, offset and arrays stay in registers,
+ * and the state is written only for a range taken.  A range is returned
+ * (in *@found) if it ends after @done and is non-NULL or @any.
+ */
+static __always_inline enum mas_leaf_run
+mas_leaf_forward(struct ma_state *mas, unsigned long max, bool any,
+		 unsigned long done, void **found)
+{
+	struct maple_node *node = mte_to_node(mas->node);
+	enum maple_type type = mte_node_type(mas->node);
+	unsigned long *pivots = ma_pivots(node, type);
+	void __rcu **slots = ma_slots(node, type);
+	unsigned long lo, hi, nmax = mas->max;
+	unsigned char offset = mas->offset;
+	void *entry;
+
+	for (;;) {
+		/* Slot offset ends below nmax, so it has a pivot. */
+		lo = READ_ONCE(pivots[offset]);
+		offset++;
+		hi = __ma_pivot_max(pivots, type, offset, nmax, true);
+		entry = mt_slot(mas->tree, slots, offset);
+		if (unlikely(ma_dead_node(node)))
+			return MAS_RUN_DEAD;
+		if (lo >= max)
+			return MAS_RUN_LIMIT;
+		mas->offset = offset;
+		mas->index = lo + 1;
+		mas->last = hi;
+		if (likely(hi > done) && (entry || any)) {
+			*found = entry;
+			return MAS_RUN_FOUND;
+		}
+		if (hi == nmax)
+			return MAS_RUN_EDGE;
+		if (hi >= max)
+			return MAS_RUN_LIMIT;
+	}
+}
+
+/* The mirror of mas_leaf_forward(): ranges that start before @done. */
+static __always_inline enum mas_leaf_run
+mas_leaf_backward(struct ma_state *mas, unsigned long min, bool any,
+		  unsigned long done, void **found)
+{
+	struct maple_node *node = mte_to_node(mas->node);
+	enum maple_type type = mte_node_type(mas->node);
+	unsigned long *pivots = ma_pivots(node, type);
+	void __rcu **slots = ma_slots(node, type);
+	unsigned long lo, hi, nmin = mas->min;
+	unsigned char offset = mas->offset;
+	void *entry;
+
+	for (;;) {
+		/* Slot offset starts above nmin, so slot offset - 1 has a pivot. */
+		offset--;
+		hi = READ_ONCE(pivots[offset]);
+		lo = __ma_pivot_min(pivots, offset, nmin, true);
+		entry = mt_slot(mas->tree, slots, offset);
+		if (unlikely(ma_dead_node(node)))
+			return MAS_RUN_DEAD;
+		if (hi < min)
+			return MAS_RUN_LIMIT;
+		mas->offset = offset;
+		mas->index = lo;
+		mas->last = hi;
+		if (likely(lo < done) && (entry || any)) {
+			*found = entry;
+			return MAS_RUN_FOUND;
+		}
+		if (lo == nmin)
+			return MAS_RUN_EDGE;
+		if (lo <= min)
+			return MAS_RUN_LIMIT;
+	}
+}
+
 /*
  * Move forward from the current range to the next one that starts at or
  * before @max; with @any, a NULL range counts too.  Leaves the state on the
- * current range and returns NULL when there is none.
+ * current range and returns NULL when there is none.  Ranges that end at
+ * or before @done, the end of the range the caller has (a change moved
+ * them behind it), are passed over.
  */
-static void *mas_forward(struct ma_state *mas, unsigned long max, bool any)
+static noinline void *mas_forward(struct ma_state *mas, unsigned long max,
+				  bool any, unsigned long done)
 {
-	unsigned long done = mas->last;
+	enum mas_leaf_run run;
 	struct ma_state save;
 	void *entry;
 
@@ -952,13 +1002,21 @@ static void *mas_forward(struct ma_state *mas, unsigned long max, bool any)
 				mas->node = MAS_NONE;
 			return NULL;
 		}
+		if (likely(mas_is_active(mas) && mas->last < mas->max)) {
+			run = mas_leaf_forward(mas, max, any, done, &entry);
+			if (run == MAS_RUN_FOUND)
+				return entry;
+			if (run == MAS_RUN_LIMIT)
+				return NULL;
+			if (run == MAS_RUN_EDGE)
+				continue;
+		}
 		save = *mas;
 		entry = mas_step_next(mas);
 		if (mas->index > max) {
 			*mas = save;
 			return NULL;
 		}
-		/* A range that a change moved behind the caller's: go on. */
 		if (unlikely(mas->last <= done))
 			continue;
 		if (entry || any)
@@ -967,9 +1025,10 @@ static void *mas_forward(struct ma_state *mas, unsigned long max, bool any)
 }
 
 /* The mirror of mas_forward(): ranges that end at or after @min. */
-static void *mas_backward(struct ma_state *mas, unsigned long min, bool any)
+static noinline void *mas_backward(struct ma_state *mas, unsigned long min,
+				   bool any, unsigned long done)
 {
-	unsigned long done = mas->index;
+	enum mas_leaf_run run;
 	struct ma_state save;
 	void *entry;
 
@@ -986,6 +1045,15 @@ static void *mas_backward(struct ma_state *mas, unsigned long min, bool any)
 			}
 			return NULL;
 		}
+		if (likely(mas_is_active(mas) && mas->index > mas->min)) {
+			run = mas_leaf_backward(mas, min, any, done, &entry);
+			if (run == MAS_RUN_FOUND)
+				return entry;
+			if (run == MAS_RUN_LIMIT)
+				return NULL;
+			if (run == MAS_RUN_EDGE)
+				continue;
+		}
 		save = *mas;
 		entry = mas_step_prev(mas);
 		if (mas->last < min) {
@@ -999,8 +1067,57 @@ static void *mas_backward(struct ma_state *mas, unsigned long min, bool any)
 	}
 }
 
-static void *mas_find_common(struct ma_state *mas, unsigned long max,
-			     bool any)
+/*
+ * What most forward calls come down to: the state is on a range of a live
+ * leaf that is not the leaf's last, and the next range is in that leaf.
+ * False if the state is anything else (mas_find_common() and friends then
+ * deal with it); else the call's result is in *@entry.
+ */
+static __always_inline bool mas_forward_fast(struct ma_state *mas,
+					     unsigned long max, bool any,
+					     void **entry)
+{
+	unsigned long done = mas->last;
+
+	if (!mas_is_active(mas) || done >= mas->max || done >= max)
+		return false;
+	switch (mas_leaf_forward(mas, max, any, done, entry)) {
+	case MAS_RUN_FOUND:
+		break;
+	case MAS_RUN_LIMIT:
+		*entry = NULL;
+		break;
+	default:
+		*entry = mas_forward(mas, max, any, done);
+		break;
+	}
+	return true;
+}
+
+/* The mirror of mas_forward_fast(). */
+static __always_inline bool mas_backward_fast(struct ma_state *mas,
+					      unsigned long min, bool any,
+					      void **entry)
+{
+	unsigned long done = mas->index;
+
+	if (!mas_is_active(mas) || done <= mas->min || done <= min)
+		return false;
+	switch (mas_leaf_backward(mas, min, any, done, entry)) {
+	case MAS_RUN_FOUND:
+		break;
+	case MAS_RUN_LIMIT:
+		*entry = NULL;
+		break;
+	default:
+		*entry = mas_backward(mas, min, any, done);
+		break;
+	}
+	return true;
+}
+
+static noinline void *mas_find_common(struct ma_state *mas,
+				      unsigned long max, bool any)
 {
 	unsigned long from;
 	void *entry;
@@ -1023,7 +1140,7 @@ static void *mas_find_common(struct ma_state *mas, unsigned long max,
 			return entry;
 	}
 	from = mas->index;
-	entry = mas_forward(mas, max, any);
+	entry = mas_forward(mas, max, any, mas->last);
 	/*
 	 * As in 6.1, a search stopped by @max on a range that reaches past
 	 * it goes on at @max + 1 next time, so a later mas_find() with a
@@ -1051,6 +1168,10 @@ static void *mas_find_common(struct ma_state *mas, unsigned long max,
  */
 void *mas_find(struct ma_state *mas, unsigned long max)
 {
+	void *entry;
+
+	if (mas_forward_fast(mas, max, false, &entry))
+		return entry;
 	return mas_find_common(mas, max, false);
 }
 EXPORT_SYMBOL_GPL(mas_find);
@@ -1067,12 +1188,16 @@ EXPORT_SYMBOL_GPL(mas_find);
  */
 void *mas_find_range(struct ma_state *mas, unsigned long max)
 {
+	void *entry;
+
+	if (mas_forward_fast(mas, max, true, &entry))
+		return entry;
 	return mas_find_common(mas, max, true);
 }
 EXPORT_SYMBOL_GPL(mas_find_range);
 
-static void *mas_find_rev_common(struct ma_state *mas, unsigned long min,
-				 bool any)
+static noinline void *mas_find_rev_common(struct ma_state *mas,
+					  unsigned long min, bool any)
 {
 	void *entry;
 
@@ -1093,7 +1218,7 @@ static void *mas_find_rev_common(struct ma_state *mas, unsigned long min,
 		if (entry || any)
 			return entry;
 	}
-	return mas_backward(mas, min, any);
+	return mas_backward(mas, min, any, mas->index);
 }
 
 /**
@@ -1109,6 +1234,10 @@ static void *mas_find_rev_common(struct ma_state *mas, unsigned long min,
  */
 void *mas_find_rev(struct ma_state *mas, unsigned long min)
 {
+	void *entry;
+
+	if (mas_backward_fast(mas, min, false, &entry))
+		return entry;
 	return mas_find_rev_common(mas, min, false);
 }
 EXPORT_SYMBOL_GPL(mas_find_rev);
@@ -1122,17 +1251,21 @@ EXPORT_SYMBOL_GPL(mas_find_rev);
  */
 void *mas_find_range_rev(struct ma_state *mas, unsigned long min)
 {
+	void *entry;
+
+	if (mas_backward_fast(mas, min, true, &entry))
+		return entry;
 	return mas_find_rev_common(mas, min, true);
 }
 EXPORT_SYMBOL_GPL(mas_find_range_rev);
 
-static void *mas_next_common(struct ma_state *mas, unsigned long max,
-			     bool any)
+static noinline void *mas_next_common(struct ma_state *mas,
+				      unsigned long max, bool any)
 {
 	mas_resume(mas);
 	if (mas_is_start(mas))
 		mas_leaf_walk(mas);
-	return mas_forward(mas, max, any);
+	return mas_forward(mas, max, any, mas->last);
 }
 
 /**
@@ -1147,6 +1280,10 @@ static void *mas_next_common(struct ma_state *mas, unsigned long max,
  */
 void *mas_next(struct ma_state *mas, unsigned long max)
 {
+	void *entry;
+
+	if (mas_forward_fast(mas, max, false, &entry))
+		return entry;
 	return mas_next_common(mas, max, false);
 }
 EXPORT_SYMBOL_GPL(mas_next);
@@ -1160,17 +1297,21 @@ EXPORT_SYMBOL_GPL(mas_next);
  */
 void *mas_next_range(struct ma_state *mas, unsigned long max)
 {
+	void *entry;
+
+	if (mas_forward_fast(mas, max, true, &entry))
+		return entry;
 	return mas_next_common(mas, max, true);
 }
 EXPORT_SYMBOL_GPL(mas_next_range);
 
-static void *mas_prev_common(struct ma_state *mas, unsigned long min,
-			     bool any)
+static noinline void *mas_prev_common(struct ma_state *mas,
+				      unsigned long min, bool any)
 {
 	mas_resume(mas);
 	if (mas_is_start(mas))
 		mas_leaf_walk(mas);
-	return mas_backward(mas, min, any);
+	return mas_backward(mas, min, any, mas->index);
 }
 
 /**
@@ -1185,6 +1326,10 @@ static void *mas_prev_common(struct ma_state *mas, unsigned long min,
  */
 void *mas_prev(struct ma_state *mas, unsigned long min)
 {
+	void *entry;
+
+	if (mas_backward_fast(mas, min, false, &entry))
+		return entry;
 	return mas_prev_common(mas, min, false);
 }
 EXPORT_SYMBOL_GPL(mas_prev);
@@ -1198,6 +1343,10 @@ EXPORT_SYMBOL_GPL(mas_prev);
  */
 void *mas_prev_range(struct ma_state *mas, unsigned long min)
 {
+	void *entry;
+
+	if (mas_backward_fast(mas, min, true, &entry))
+		return entry;
 	return mas_prev_common(mas, min, true);
 }
 EXPORT_SYMBOL_GPL(mas_prev_range);
@@ -1314,7 +1463,7 @@ void *mt_find(struct maple_tree *mt, unsigned long *index, unsigned long max)
 	rcu_read_lock();
 	entry = mas_leaf_walk(&mas);
 	while (!entry || xa_is_zero(entry)) {
-		entry = mas_forward(&mas, max, false);
+		entry = mas_forward(&mas, max, false, mas.last);
 		if (!entry)
 			break;
 	}
