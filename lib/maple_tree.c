@@ -818,9 +818,10 @@ retry:
  * now (mas_step_next(), mas_step_prev()), reported with its real bounds:
  * never clipped to start after the state's range, which would make up a
  * range that was never stored.  If that range still holds the entry the
- * state was on (the entry grew), the step goes past it: the caller has it
- * already.  A replaced leaf stays intact until a grace period has passed,
- * so its slot can be read to know that entry.
+ * state was on (the entry grew), a search for entries goes past it: the
+ * caller has it already.  A replaced leaf stays intact until a grace
+ * period has passed, so its slot can be read to know that entry.  The
+ * range iterators take the range as it is, so that every call moves on.
  */
 
 /* The entry the state was on, if its leaf is dead; else NULL. */
@@ -837,11 +838,15 @@ static inline void *mas_dead_entry(struct ma_state *mas)
 	return ma_dead_node(node) ? entry : NULL;
 }
 
-/* Walk to the range after mas->last (< ULONG_MAX). */
-static noinline void *mas_step_next(struct ma_state *mas)
+/*
+ * Walk to the range after mas->last (< ULONG_MAX).  Only searches for
+ * entries (not @any) go past the entry the state was on: the range
+ * iterators take the range that holds mas->last + 1 whatever it holds.
+ */
+static noinline void *mas_step_next(struct ma_state *mas, bool any)
 {
 	unsigned long prev = mas->last;
-	void *entry, *was = mas_dead_entry(mas);
+	void *entry, *was = any ? NULL : mas_dead_entry(mas);
 
 	mas->index = prev + 1;
 	entry = mas_leaf_walk(mas);
@@ -853,11 +858,11 @@ static noinline void *mas_step_next(struct ma_state *mas)
 	return entry;
 }
 
-/* Walk to the range before mas->index (> 0). */
-static noinline void *mas_step_prev(struct ma_state *mas)
+/* Walk to the range before mas->index (> 0); @any as for mas_step_next(). */
+static noinline void *mas_step_prev(struct ma_state *mas, bool any)
 {
 	unsigned long prev = mas->index;
-	void *entry, *was = mas_dead_entry(mas);
+	void *entry, *was = any ? NULL : mas_dead_entry(mas);
 
 	mas->index = prev - 1;
 	entry = mas_leaf_walk(mas);
@@ -908,6 +913,11 @@ enum mas_leaf_run {
  * mas->offset is not its last: node, offset and arrays stay in registers,
  * and the state is written only for a range taken.  A range is returned
  * (in *@found) if it ends after @done and is non-NULL or @any.
+ *
+ * If the range the state is on grew (its end moved up in place since it
+ * was read), the range that holds mas->last + 1 is that range itself: the
+ * range iterators (@any) take it again, as it is now, so that each call
+ * moves on; the others go past it, its entry is the caller's already.
  */
 static __always_inline enum mas_leaf_run
 mas_leaf_forward(struct ma_state *mas, unsigned long max, bool any,
@@ -917,22 +927,27 @@ mas_leaf_forward(struct ma_state *mas, unsigned long max, bool any,
 	enum maple_type type = mte_node_type(mas->node);
 	unsigned long *pivots = ma_pivots(node, type);
 	void __rcu **slots = ma_slots(node, type);
-	unsigned long lo, hi, nmax = mas->max;
+	unsigned long first, hi, nmax = mas->max;
 	unsigned char offset = mas->offset;
 	void *entry;
 
 	for (;;) {
 		/* Slot offset ends below nmax, so it has a pivot. */
-		lo = READ_ONCE(pivots[offset]);
-		offset++;
-		hi = __ma_pivot_max(pivots, type, offset, nmax, true);
+		hi = READ_ONCE(pivots[offset]);
+		if (any && unlikely(hi > mas->last)) {
+			first = __ma_pivot_min(pivots, offset, mas->min, true);
+		} else {
+			first = hi + 1;
+			offset++;
+			hi = __ma_pivot_max(pivots, type, offset, nmax, true);
+		}
 		entry = mt_slot(mas->tree, slots, offset);
 		if (unlikely(ma_dead_node(node)))
 			return MAS_RUN_DEAD;
-		if (lo >= max)
+		if (first > max)
 			return MAS_RUN_LIMIT;
 		mas->offset = offset;
-		mas->index = lo + 1;
+		mas->index = first;
 		mas->last = hi;
 		if (likely(hi > done) && (entry || any)) {
 			*found = entry;
@@ -960,9 +975,15 @@ mas_leaf_backward(struct ma_state *mas, unsigned long min, bool any,
 
 	for (;;) {
 		/* Slot offset starts above nmin, so slot offset - 1 has a pivot. */
-		offset--;
-		hi = READ_ONCE(pivots[offset]);
-		lo = __ma_pivot_min(pivots, offset, nmin, true);
+		hi = READ_ONCE(pivots[offset - 1]);
+		if (any && unlikely(hi + 1 < mas->index)) {
+			lo = hi + 1;
+			hi = __ma_pivot_max(pivots, type, offset, mas->max,
+					    true);
+		} else {
+			offset--;
+			lo = __ma_pivot_min(pivots, offset, nmin, true);
+		}
 		entry = mt_slot(mas->tree, slots, offset);
 		if (unlikely(ma_dead_node(node)))
 			return MAS_RUN_DEAD;
@@ -1012,7 +1033,7 @@ static noinline void *mas_forward(struct ma_state *mas, unsigned long max,
 				continue;
 		}
 		save = *mas;
-		entry = mas_step_next(mas);
+		entry = mas_step_next(mas, any);
 		if (mas->index > max) {
 			*mas = save;
 			return NULL;
@@ -1055,7 +1076,7 @@ static noinline void *mas_backward(struct ma_state *mas, unsigned long min,
 				continue;
 		}
 		save = *mas;
-		entry = mas_step_prev(mas);
+		entry = mas_step_prev(mas, any);
 		if (mas->last < min) {
 			*mas = save;
 			return NULL;
