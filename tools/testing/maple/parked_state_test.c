@@ -241,9 +241,79 @@ static void single_store_keeps_the_leaf_of_a_parked_state(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
 }
 
+/*
+ * The range a state is on grows in place (a NULL stored over the head or
+ * the tail of its neighbour): the range iterators then return that range
+ * again with its new bounds, so that they move on and leave no index out,
+ * and the searches for entries go on to the next entry.  (A replay of an
+ * RCU stress failure: mas_next_range() returned with mas->last unchanged.)
+ */
+static void range_iterators_take_the_grown_range_again(struct kunit *test)
+{
+	struct maple_tree mt;
+	MA_STATE(range, &mt, 20, 20);
+	MA_STATE(next, &mt, 20, 20);
+	MA_STATE(back, &mt, 45, 45);
+	MA_STATE(prev, &mt, 45, 45);
+	void *entry;
+
+	mt_init_flags(&mt, MT_FLAGS_USE_RCU);
+	KUNIT_ASSERT_EQ(test, mtree_store_range(&mt, 10, 19, val(1),
+						GFP_KERNEL), 0);
+	KUNIT_ASSERT_EQ(test, mtree_store_range(&mt, 30, 39, val(2),
+						GFP_KERNEL), 0);
+	KUNIT_ASSERT_EQ(test, mtree_store_range(&mt, 50, 59, val(3),
+						GFP_KERNEL), 0);
+
+	rcu_read_lock();
+	KUNIT_ASSERT_NULL(test, mas_walk(&range));	/* [20, 29] */
+	KUNIT_ASSERT_NULL(test, mas_walk(&next));
+	KUNIT_ASSERT_NULL(test, mas_walk(&back));	/* [40, 49] */
+	KUNIT_ASSERT_NULL(test, mas_walk(&prev));
+	rcu_read_unlock();
+
+	/* [20, 29] grows up to 34, [40, 49] down to 37: single stores. */
+	KUNIT_ASSERT_EQ(test, mtree_store_range(&mt, 30, 34, NULL, GFP_KERNEL),
+			0);
+	KUNIT_ASSERT_EQ(test, mtree_store_range(&mt, 37, 39, NULL, GFP_KERNEL),
+			0);
+	EXPECT_TREE(test, &mt, { 10, 19, val(1) }, { 35, 36, val(2) },
+		    { 50, 59, val(3) });
+
+	rcu_read_lock();
+	entry = mas_next_range(&range, ULONG_MAX);
+	KUNIT_EXPECT_NULL(test, entry);
+	KUNIT_EXPECT_EQ(test, range.index, 20UL);
+	KUNIT_EXPECT_EQ(test, range.last, 34UL);
+	KUNIT_EXPECT_PTR_EQ(test, mas_next_range(&range, ULONG_MAX), val(2));
+	KUNIT_EXPECT_EQ(test, range.index, 35UL);
+	KUNIT_EXPECT_EQ(test, range.last, 36UL);
+
+	KUNIT_EXPECT_PTR_EQ(test, mas_next(&next, ULONG_MAX), val(2));
+	KUNIT_EXPECT_EQ(test, next.index, 35UL);
+	KUNIT_EXPECT_EQ(test, next.last, 36UL);
+
+	entry = mas_prev_range(&back, 0);
+	KUNIT_EXPECT_NULL(test, entry);
+	KUNIT_EXPECT_EQ(test, back.index, 37UL);
+	KUNIT_EXPECT_EQ(test, back.last, 49UL);
+	KUNIT_EXPECT_PTR_EQ(test, mas_prev_range(&back, 0), val(2));
+	KUNIT_EXPECT_EQ(test, back.index, 35UL);
+	KUNIT_EXPECT_EQ(test, back.last, 36UL);
+
+	KUNIT_EXPECT_PTR_EQ(test, mas_prev(&prev, 0), val(2));
+	KUNIT_EXPECT_EQ(test, prev.index, 35UL);
+	KUNIT_EXPECT_EQ(test, prev.last, 36UL);
+	rcu_read_unlock();
+
+	mtree_destroy(&mt);
+	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
+}
+
 static struct kunit_case parked_state_cases[] = {
 	KUNIT_CASE_PARAM(single_store_keeps_the_leaf_of_a_parked_state,
 			 ps_case_gen_params),
+	KUNIT_CASE(range_iterators_take_the_grown_range_again),
 	{}
 };
 
