@@ -7,7 +7,8 @@
 #
 # Passes (exit 0) only when all of these hold:
 #  - /init ran to its end: "maple-init: done", every "maple-init: <step>:"
-#    line says ok (pipelines, fork-exec, proc-maps), "vma_workload exit
+#    line says ok (pipelines, fork-exec, exec-pipes, proc-maps),
+#    "vma_workload exit
 #    status 0", the workload's final "vma-workload: ok (" line and no
 #    "vma-workload: ... FAILED";
 #  - the kernel's own self-test printed "maple_tree: N of M tests passed"
@@ -40,7 +41,7 @@ has() { grep -a -q -E "$1" "$log"; }
 
 # /init and the workload.
 grep -a -E '^(maple-init|vma-workload): ' "$log" | sed 's/^/  /'
-for step in pipelines fork-exec proc-maps; do
+for step in pipelines fork-exec exec-pipes proc-maps; do
 	has "^maple-init: $step: ok " || bad "/init step $step did not pass"
 done
 has '^maple-init: vma_workload exit status 0 ' || bad "vma_workload failed"

@@ -48,6 +48,15 @@ ok=0
 [ "$n" = 300 ] && ok=1
 result fork-exec "$t" "$ok" "$n of 300 execs"
 
+# Command substitutions over three-stage pipelines: short fork+exec in a
+# row, each exec moving its new stack down (shift_arg_pages()).
+t=$(ms)
+v=
+for i in $(seq 1 100); do v=$(echo $i | sed 's/^/x/' | tr x y); done
+ok=0
+[ "$v" = y100 ] && ok=1
+result exec-pipes "$t" "$ok" "last $v"
+
 # The kernel's own view of an address space.
 t=$(ms)
 maps=$(cat /proc/self/maps | wc -l)

@@ -7,8 +7,8 @@
  * that change or search a process's VMA tree, in the patterns of
  * will-it-scale's mmap1, brk1, brk2 and page_fault1, plus splits and merges
  * by munmap and mprotect, mremap moves, MAP_FIXED replacement,
- * /proc/self/maps reads, fork (which copies the tree) and threads changing
- * one address space at once.  Every pattern checks what it reads back:
+ * /proc/self/maps reads, fork (which copies the tree), threads changing
+ * one address space at once, and exec after exec.  Every pattern checks what it reads back:
  * data written to mapped pages is there, mremap'd contents moved, pages
  * that were unmapped or made read-only fault (SIGSEGV is caught), the
  * kernel's /proc/self/maps shows the expected mappings.
@@ -21,6 +21,7 @@
  * pattern passed.
  *
  * Usage: vma_workload [scale]   (scale multiplies the loop counts, default 1)
+ *        vma_workload exec-child (what the exec pattern runs: exits at once)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -513,6 +514,56 @@ static int pat_threads(long *count)
 /* Several processes, each running the single-threaded patterns at once. */
 static int pat_processes(long *count);
 
+/*
+ * exec: fork + execve() in a row, each exec building a new address space
+ * whose stack VMA shift_arg_pages() moves down while an iterator is parked
+ * on it, while a sibling process maps and unmaps small areas to keep
+ * nodes being freed and reused.  The child re-executes this program with
+ * "exec-child", which exits at once.
+ */
+#define EXEC_ROUNDS	1000
+
+static int pat_exec(long *count)
+{
+	char *const argv[] = { "vma_workload", "exec-child", NULL };
+	char *const envp[] = { NULL };
+	pid_t churn, pid;
+	int st, bad = 0;
+	long i, n = EXEC_ROUNDS * scale;
+
+	churn = fork();
+	CHECK(churn >= 0, "fork: %s", strerror(errno));
+	if (churn == 0) {
+		for (;;) {
+			char *p = mmap(NULL, 4 * page, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+			if (p == MAP_FAILED)
+				_exit(1);
+			p[0] = 1;
+			munmap(p, 4 * page);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		pid = fork();
+		if (pid < 0)
+			break;
+		if (pid == 0) {
+			execve("/proc/self/exe", argv, envp);
+			_exit(127);
+		}
+		if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
+		    WEXITSTATUS(st))
+			bad++;
+	}
+	kill(churn, SIGKILL);
+	waitpid(churn, &st, 0);
+	CHECK(i == n, "fork %ld: %s", i, strerror(errno));
+	CHECK(!bad, "%d of %ld execs failed", bad, n);
+	*count = n;
+	return 0;
+}
+
 struct pattern {
 	const char *name;
 	int (*fn)(long *count);
@@ -529,6 +580,7 @@ static const struct pattern patterns[] = {
 	{ "fork", pat_fork, "forks" },
 	{ "threads", pat_threads, "operations" },
 	{ "processes", pat_processes, "processes" },
+	{ "exec", pat_exec, "execs" },
 };
 
 static int pat_processes(long *count)
@@ -569,6 +621,8 @@ int main(int argc, char **argv)
 	unsigned int i, nfail = 0;
 	double t0 = now_ms();
 
+	if (argc > 1 && !strcmp(argv[1], "exec-child"))
+		return 0;
 	if (argc > 1)
 		scale = atoi(argv[1]);
 	if (scale < 1)
