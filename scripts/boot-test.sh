@@ -4,7 +4,7 @@
 # Boot Linux 6.1 (Debian's linux-source-6.1) with our maple tree in place,
 # run a userspace that uses the VMA tree for real, and judge the console.
 #
-#   scripts/boot-test.sh [--arch um|x86_64] [--unpatched]
+#   scripts/boot-test.sh [--arch um|x86_64] [--kasan] [--unpatched]
 #
 #  1. The tree: the patch series (scripts/make-series.sh) applied with
 #     scripts/apply-series.sh --sync to a kept copy of the source in
@@ -16,13 +16,15 @@
 #     scripts/boot/<arch>.config, with every line of that fragment checked
 #     in the final .config.  It builds the kernel's own
 #     lib/test_maple_tree.c and our KUnit suites in, so both run at boot.
+#     --kasan (um only) adds scripts/boot/um-kasan.config, builds in its
+#     own folder and boots with kasan_multi_shot, so every report prints.
 #  3. An initramfs: busybox-static, tools/testing/vma/vma_workload.c built
 #     static, and scripts/boot/init.sh as /init.
 #  4. Boot: UML's ./linux as a plain process (um), or qemu-system-x86_64
 #     with TCG and a serial console (x86_64); /init powers off at the end.
 #  5. scripts/boot/check-log.sh judges the console log ($OUT/console.log).
 #
-# Environment: OUT (default build/boot-<arch>[-unpatched]), BOOT_TREE,
+# Environment: OUT (default build/boot-<arch>[-kasan][-unpatched]), BOOT_TREE,
 # JOBS (2),
 # BOOT_TIMEOUT (seconds for the boot and tests, default 1800), BOOT_MEM
 # (default 512M), WORKLOAD_SCALE (loop count multiplier, default 1),
@@ -33,19 +35,24 @@ top=$PWD
 
 arch=um
 unpatched=0
+kasan=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--arch) arch=${2:?}; shift 2 ;;
 	--arch=*) arch=${1#--arch=}; shift ;;
+	--kasan) kasan=1; shift ;;
 	--unpatched) unpatched=1; shift ;;
-	*) echo "usage: $0 [--arch um|x86_64] [--unpatched]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--arch um|x86_64] [--kasan] [--unpatched]" >&2; exit 2 ;;
 	esac
 done
 case $arch in um|x86_64) ;; *) echo "boot-test: unknown arch $arch" >&2; exit 2 ;; esac
+[ "$kasan" = 0 ] || [ "$arch" = um ] ||
+	{ echo "boot-test: --kasan is for --arch um" >&2; exit 2; }
 
 scripts/kernel-deps.sh
 suffix=$arch
-[ "$unpatched" = 1 ] && suffix=$arch-unpatched
+[ "$kasan" = 1 ] && suffix=$suffix-kasan
+[ "$unpatched" = 1 ] && suffix=$suffix-unpatched
 OUT=$(realpath -m "${OUT:-$top/build/boot-$suffix}")
 JOBS=${JOBS:-2}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-1800}
@@ -72,7 +79,9 @@ phase source "$t"
 
 # 2. The configuration.
 kmake() { make -C "$tree" O="$bdir" ARCH="$arch" "$@"; }
-frag=$top/scripts/boot/$arch.config
+frag=$OUT/fragment.config
+cat "$top/scripts/boot/$arch.config" >"$frag"
+[ "$kasan" = 1 ] && cat "$top/scripts/boot/um-kasan.config" >>"$frag"
 want=$OUT/want.config
 if [ "$unpatched" = 1 ]; then
 	# The pristine source has no MAPLE_TREE_KUNIT_TEST.
@@ -128,9 +137,11 @@ t=$(date +%s)
 echo "boot-test: booting (timeout ${BOOT_TIMEOUT}s), console in $log"
 set +e
 if [ "$arch" = um ]; then
+	extra=
+	[ "$kasan" = 1 ] && extra=kasan_multi_shot
 	timeout -k 10 "$BOOT_TIMEOUT" "$kernel" mem="$BOOT_MEM" \
 		initrd="$OUT/initramfs.gz" con0=null,fd:1 con=null log_buf_len=64M \
-		WORKLOAD_SCALE="$WORKLOAD_SCALE" </dev/null >"$log" 2>&1
+		$extra WORKLOAD_SCALE="$WORKLOAD_SCALE" </dev/null >"$log" 2>&1
 else
 	timeout -k 10 "$BOOT_TIMEOUT" qemu-system-x86_64 -accel "$QEMU_ACCEL" \
 		-m "$BOOT_MEM" -smp 2 -nographic -no-reboot -monitor none \
@@ -155,5 +166,5 @@ scripts/boot/check-log.sh $kunit "$log" || fail=1
 grep -a -E '^\[ *[0-9.]+\] (maple_tree: [0-9]+ of|# Totals|Run /init|Freeing unused)' "$log" |
 	sed 's/^/boot-test: /' || true
 tail -n 1 "$OUT/times" >/dev/null
-[ "$fail" = 0 ] && echo "boot-test: PASS ($arch$([ "$unpatched" = 1 ] && echo ', unpatched'))"
+[ "$fail" = 0 ] && echo "boot-test: PASS ($suffix)"
 exit "$fail"

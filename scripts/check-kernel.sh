@@ -11,6 +11,9 @@
 #                                        booted on UML: its mm/ on our tree,
 #                                        a VMA workload, the kernel's own
 #                                        lib/test_maple_tree.c, our KUnit
+#   uml-kasan    scripts/boot-test.sh --kasan: the same boot with KASAN
+#                                        (and lockdep, RCU checking): a
+#                                        read of a freed node fails it
 # With FULL=1 also:
 #   x86-boot     scripts/boot-test.sh --arch x86_64: the same patched
 #                                        kernel for x86_64 under qemu (TCG)
@@ -21,7 +24,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-default="qemu-module kunit-uml static uml-boot"
+default="qemu-module kunit-uml static uml-boot uml-kasan"
 [ "${FULL:-0}" = 1 ] && default="$default x86-boot"
 only=${CHECK_KERNEL_ONLY:-$default}
 failed=()
@@ -44,6 +47,7 @@ run() {
 run qemu-module scripts/qemu-test.sh
 run kunit-uml scripts/kunit-uml.sh
 run uml-boot scripts/boot-test.sh --arch um
+run uml-kasan scripts/boot-test.sh --arch um --kasan
 run static scripts/static-check.sh
 run x86-boot scripts/boot-test.sh --arch x86_64
 
