@@ -13,7 +13,9 @@
  * module_call_init("test_maple_tree") calls the same init function.
  *
  * Only kernel interfaces are used here: the tree's public API, the debug
- * helpers of CONFIG_DEBUG_MAPLE_TREE, kmalloc() and get_random_u32().
+ * helpers of CONFIG_DEBUG_MAPLE_TREE, kmalloc() and the prandom state
+ * functions.  The random stores print their seed; loading the module with
+ * seed=N replays them.
  */
 
 #include <linux/maple_tree.h>
@@ -538,11 +540,21 @@ static noinline void __init check_dup(struct maple_tree *mt)
 #define RAND_SPACE	512
 #define RAND_OPS	4000
 
+static unsigned long long seed;
+module_param(seed, ullong, 0444);
+MODULE_PARM_DESC(seed, "Seed of the random stores (0: a new one each load)");
+
 static noinline void __init check_random(struct maple_tree *mt)
 {
+	struct rnd_state rnd;
+	unsigned long long s = seed ? seed : get_random_u64();
 	void **shadow;
 	unsigned long op, i;
 	bool bad = false;
+
+	/* Printed first, so that a failure can be replayed with seed=. */
+	pr_info("maple_tree: random stores, seed %llu\n", s);
+	prandom_seed_state(&rnd, s);
 
 	shadow = kcalloc(RAND_SPACE, sizeof(*shadow), GFP_KERNEL);
 	MT_BUG_ON(mt, !shadow);
@@ -551,10 +563,10 @@ static noinline void __init check_random(struct maple_tree *mt)
 
 	mt_init_flags(mt, 0);
 	for (op = 0; op < RAND_OPS; op++) {
-		unsigned long first = get_random_u32() % RAND_SPACE;
-		unsigned long len = get_random_u32() % 24;
+		unsigned long first = prandom_u32_state(&rnd) % RAND_SPACE;
+		unsigned long len = prandom_u32_state(&rnd) % 24;
 		unsigned long last = min(first + len, RAND_SPACE - 1UL);
-		void *entry = (get_random_u32() % 4) ? tv(op + 1) : NULL;
+		void *entry = (prandom_u32_state(&rnd) % 4) ? tv(op + 1) : NULL;
 
 		if (mtree_store_range(mt, first, last, entry, GFP_KERNEL))
 			bad = true;
