@@ -11,7 +11,7 @@
 #   make install      PREFIX=/usr/local DESTDIR= : libraries, .pc files and
 #                     headers (under $PREFIX/include/maple, never over the
 #                     system's <linux/...>)
-#   make modules      build/kmod/test_maple_tree.ko (the tree and its self-test
+#   make modules      build/kmod/test_maple_tree_api.ko (the tree and its self-test
 #                     in one module) against Debian's installed kernel headers,
 #                     or KDIR=<any 6.1 build tree>
 #   make check-kernel the kernel side: the module in a qemu-booted Debian
@@ -233,7 +233,7 @@ install: $(LIBS) $(BUILD)/install/maple.pc $(BUILD)/install/maple-debug.pc
 # from the userspace objects of the same files.
 KMOD		:= $(abspath $(BUILD))/kmod
 KMOD_FILES	:= Kbuild include/linux/maple_tree.h lib/maple_tree.c \
-		   lib/test_maple_tree.c scripts/kbuild/bundled.h
+		   lib/test_maple_tree_api.c scripts/kbuild/bundled.h
 # KDIR= a kernel build tree or headers; default: Debian's installed kernel.
 KDIR		?=
 # Extra kbuild arguments, e.g. KBUILD_ARGS="C=2" for sparse.

@@ -4,7 +4,7 @@
 # make check-kernel: every kernel-side check, one after the other, each
 # timed; all of them run even when one fails, and the exit status is 1 if
 # any failed.
-#   qemu-module  scripts/qemu-test.sh    test_maple_tree.ko in Debian's kernel
+#   qemu-module  scripts/qemu-test.sh    test_maple_tree_api.ko in Debian's kernel
 #   kunit-uml    scripts/kunit-uml.sh    KUnit suites + built-in test on UML
 #   static       scripts/static-check.sh sparse and checkpatch on our files
 #   uml-boot     scripts/boot-test.sh    Linux 6.1 patched with our series

@@ -1,25 +1,28 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run our KUnit suites (lib/maple_tree_kunit.c) and the self-test module
-# (lib/test_maple_tree.c, built in) in a real kernel: Debian's
-# linux-source-6.1 on UML, with our tree in place of the kernel's.
+# Run our KUnit suites (lib/maple_tree_kunit.c), our self-test module
+# (lib/test_maple_tree_api.c) and the kernel's own lib/test_maple_tree.c,
+# all built in, in a real kernel: Debian's linux-source-6.1 on UML, with
+# our tree in place of the kernel's.
 #
 #  1. Unpack /usr/src/linux-source-6.1.tar.xz into $OUT/linux (once; it is
 #     kept for incremental runs and unpacked again when the tarball changes).
-#  2. Put include/linux/maple_tree.h, lib/maple_tree.c, lib/test_maple_tree.c
-#     and lib/maple_tree_kunit.c in place (copied only when they differ, so
-#     kbuild rebuilds only what changed), install our Kconfig as
-#     lib/Kconfig.maple instead of the kernel's two maple tree entries, and
-#     append scripts/kbuild/lib.Makefile to lib/Makefile.
+#  2. Put include/linux/maple_tree.h, lib/maple_tree.c,
+#     lib/test_maple_tree_api.c and lib/maple_tree_kunit.c in place (copied
+#     only when they differ, so kbuild rebuilds only what changed), install
+#     our Kconfig as lib/Kconfig.maple instead of the kernel's
+#     DEBUG_MAPLE_TREE entry, and append scripts/kbuild/lib.Makefile to
+#     lib/Makefile.  The kernel's lib/test_maple_tree.c stays as it is.
 #  3. tools/testing/kunit/kunit.py run --arch=um with
 #     scripts/kunit/maple.kunitconfig.
 #  4. Read the results ourselves: kunit.py exits 0 even when a non-KUnit
 #     self-test failed.  Pass only if every suite named in
 #     lib/maple_tree_kunit.c is "ok" in the kernel's KTAP, none is "not ok",
-#     kunit.py reported no failure, the built-in test module printed
-#     "maple_tree: N of M tests passed" with N == M > 0, and the kernel log
-#     holds no BUG, WARNING or Oops.
+#     kunit.py reported no failure, both self-tests printed their result
+#     line ("test_maple_tree_api: N of M tests passed", the kernel's
+#     "maple_tree: N of M tests passed") with N == M > 0, and the kernel
+#     log holds no BUG, WARNING or Oops.
 #
 # Environment: OUT (default build/kunit), JOBS (default 2), KUNIT_TIMEOUT
 # (seconds for the tests to run, default 900), KUNIT_SRC (the tarball).
@@ -60,17 +63,21 @@ gen=$OUT/gen
 mkdir -p "$gen"
 put include/linux/maple_tree.h include/linux/maple_tree.h
 put lib/maple_tree.c lib/maple_tree.c
-put lib/test_maple_tree.c lib/test_maple_tree.c
+put lib/test_maple_tree_api.c lib/test_maple_tree_api.c
+# The kernel's own self-test, as shipped (older runs of this script put
+# ours over it).
+orig=$tree/lib/test_maple_tree.c.maple-orig
+[ -s "$orig" ] || tar -xf "$KUNIT_SRC" -O --wildcards '*/lib/test_maple_tree.c' >"$orig"
+put "$orig" lib/test_maple_tree.c
 put lib/maple_tree_kunit.c lib/maple_tree_kunit.c
 put Kconfig lib/Kconfig.maple
 # The kernel's DEBUG_MAPLE_TREE entry becomes a "source" of ours; its
-# TEST_MAPLE_TREE entry goes (ours defines it).  An entry ends at the next
-# line that starts a Kconfig statement.
+# TEST_MAPLE_TREE entry stays.  An entry ends at the next line that starts
+# a Kconfig statement.
 awk '
 	/^(config|menuconfig|menu|endmenu|if|endif|source|comment|choice|endchoice) / ||
 	/^(endmenu|endif|endchoice)$/ { skip = 0 }
 	/^config DEBUG_MAPLE_TREE$/ { print "source \"lib/Kconfig.maple\"\n"; skip = 1 }
-	/^config TEST_MAPLE_TREE$/ { skip = 1 }
 	!skip { print }
 ' "$tree/lib/Kconfig.debug.maple-orig" >"$gen/Kconfig.debug"
 grep -q '^source "lib/Kconfig.maple"' "$gen/Kconfig.debug" || {
@@ -114,18 +121,21 @@ if grep -a -E -q '^[[:space:]]*not ok ' "$raw"; then
 	grep -a -E '^[[:space:]]*not ok ' "$raw" >&2
 	fail=1
 fi
-line=$(grep -a -o 'maple_tree: [0-9]* of [0-9]* tests passed' "$raw" | tail -n1 || true)
-if [ -z "$line" ]; then
-	echo "kunit-uml: FAIL: the built-in test module printed no result line" >&2
-	fail=1
-else
-	read -r passed run < <(echo "$line" | sed 's/maple_tree: \([0-9]*\) of \([0-9]*\).*/\1 \2/')
-	echo "kunit-uml: test module on UML: $line"
+for name in test_maple_tree_api maple_tree; do
+	line=$(grep -a -o "\(^\|[] ]\)$name: [0-9]* of [0-9]* tests passed" "$raw" |
+	       sed 's/^[] ]//' | tail -n1 || true)
+	if [ -z "$line" ]; then
+		echo "kunit-uml: FAIL: no '$name: N of M tests passed' line" >&2
+		fail=1
+		continue
+	fi
+	read -r passed run < <(echo "$line" | sed 's/.*: \([0-9]*\) of \([0-9]*\).*/\1 \2/')
+	echo "kunit-uml: self-test on UML: $line"
 	if [ "$run" -eq 0 ] || [ "$passed" -ne "$run" ]; then
 		echo "kunit-uml: FAIL: $line" >&2
 		fail=1
 	fi
-fi
+done
 if grep -a -E -q 'BUG:|WARNING:|Oops|Kernel panic' "$raw"; then
 	echo "kunit-uml: FAIL: the kernel reported a problem:" >&2
 	grep -a -E -A20 'BUG:|WARNING:|Oops|Kernel panic' "$raw" | head -n 60 >&2

@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Boot Debian's kernel under qemu (TCG, serial console), load
-# test_maple_tree.ko from a busybox initramfs and read the module's result
+# test_maple_tree_api.ko from a busybox initramfs and read the module's result
 # line from the console:
 #
-#	maple_tree: N of M tests passed
+#	test_maple_tree_api: N of M tests passed
 #
 # Exit status 0 only if that line shows N == M > 0, insmod succeeded, and
 # the console shows no kernel BUG, WARNING or Oops.  A missing line or a
@@ -25,20 +25,20 @@ QEMU_TIMEOUT=${QEMU_TIMEOUT:-300}
 QEMU_ACCEL=${QEMU_ACCEL:-tcg}
 vmlinuz=/boot/vmlinuz-$KREL
 
-echo "qemu-test: building test_maple_tree.ko for $KREL"
+echo "qemu-test: building test_maple_tree_api.ko for $KREL"
 make --no-print-directory -s modules KDIR="/lib/modules/$KREL/build" >/dev/null
-ko=$top/build/kmod/test_maple_tree.ko
+ko=$top/build/kmod/test_maple_tree_api.ko
 [ -f "$ko" ] || { echo "qemu-test: $ko was not built" >&2; exit 1; }
 # The module must not export anything the kernel already exports.
 if nm "$ko" | grep -q ' __ksymtab_'; then
-	echo "qemu-test: test_maple_tree.ko exports symbols" >&2
+	echo "qemu-test: test_maple_tree_api.ko exports symbols" >&2
 	exit 1
 fi
 
 rm -rf "$OUT"
 mkdir -p "$OUT/root/bin" "$OUT/root/proc" "$OUT/root/sys" "$OUT/root/dev"
 cp /bin/busybox "$OUT/root/bin/busybox"
-cp "$ko" "$OUT/root/test_maple_tree.ko"
+cp "$ko" "$OUT/root/test_maple_tree_api.ko"
 cat >"$OUT/root/init" <<'INIT'
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
@@ -46,8 +46,8 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 echo 7 >/proc/sys/kernel/printk
-echo "maple-init: insmod test_maple_tree.ko"
-insmod /test_maple_tree.ko
+echo "maple-init: insmod test_maple_tree_api.ko"
+insmod /test_maple_tree_api.ko
 echo "maple-init: insmod exit status $?"
 poweroff -f
 INIT
@@ -73,14 +73,14 @@ if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 	echo "qemu-test: FAIL: timeout after ${QEMU_TIMEOUT}s" >&2
 	fail=1
 fi
-line=$(grep -a -o 'maple_tree: [0-9]* of [0-9]* tests passed' "$log" | tail -n1 || true)
+line=$(grep -a -o 'test_maple_tree_api: [0-9]* of [0-9]* tests passed' "$log" | tail -n1 || true)
 if [ -z "$line" ]; then
-	echo "qemu-test: FAIL: no 'maple_tree: N of M tests passed' line on the console" >&2
+	echo "qemu-test: FAIL: no 'test_maple_tree_api: N of M tests passed' line on the console" >&2
 	tail -n 30 "$log" >&2
 	exit 1
 fi
-grep -a 'maple_tree: [0-9]* of [0-9]* tests passed' "$log" | tail -n1
-read -r passed run < <(echo "$line" | sed 's/maple_tree: \([0-9]*\) of \([0-9]*\).*/\1 \2/')
+grep -a 'test_maple_tree_api: [0-9]* of [0-9]* tests passed' "$log" | tail -n1
+read -r passed run < <(echo "$line" | sed 's/test_maple_tree_api: \([0-9]*\) of \([0-9]*\).*/\1 \2/')
 if [ "$run" -eq 0 ] || [ "$passed" -ne "$run" ]; then
 	echo "qemu-test: FAIL: $line" >&2
 	fail=1

@@ -62,7 +62,7 @@ if [ ! -f "$cp_dir/.stamp" ] || [ "$(cat "$cp_dir/.stamp")" != "$stamp" ]; then
 		'*/scripts/const_structs.checkpatch'
 	echo "$stamp" >"$cp_dir/.stamp"
 fi
-files=(include/linux/maple_tree.h lib/maple_tree.c lib/test_maple_tree.c
+files=(include/linux/maple_tree.h lib/maple_tree.c lib/test_maple_tree_api.c
        lib/maple_tree_kunit.c scripts/kbuild/bundled.h Kconfig Kbuild)
 echo "static-check: checkpatch.pl --no-tree -f ${files[*]}"
 set +e

@@ -68,7 +68,7 @@ void __module_register(struct module_entry *entry);
 /**
  * module_call_init() - Run a function registered with module_init().
  * @name: The function's name, or the base name of its source file without
- *        ".c" (e.g. "test_maple_tree").
+ *        ".c" (e.g. "test_maple_tree_api").
  *
  * Return: The init function's return value, or -ENOENT if none matches.
  */

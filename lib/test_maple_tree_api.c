@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0+
 /*
- * test_maple_tree.c: the maple tree's self-test module.
+ * test_maple_tree_api.c: the maple tree's self-test module.
  *
  * Written for the maple project.  Loading the module runs every check below
  * once; each check is an MT_BUG_ON(), which counts instead of crashing, and
- * the module ends with one line in the kernel's format:
+ * the module ends with one line in the format of the kernel's own
+ * lib/test_maple_tree.c (which builds and runs beside this one):
  *
- *	maple_tree: N of M tests passed
+ *	test_maple_tree_api: N of M tests passed
  *
  * module_init() fails with -EINVAL when N != M, so "insmod" reports the
  * failure too.  The same file runs in the userspace harness, where
- * module_call_init("test_maple_tree") calls the same init function.
+ * module_call_init("test_maple_tree_api") calls the same init function.
  *
  * Only kernel interfaces are used here: the tree's public API, the debug
  * helpers of CONFIG_DEBUG_MAPLE_TREE, kmalloc() and the prandom state
@@ -31,7 +32,7 @@
 #include <linux/atomic.h>
 
 #ifndef CONFIG_DEBUG_MAPLE_TREE
-#error "test_maple_tree needs CONFIG_DEBUG_MAPLE_TREE (MT_BUG_ON counting)"
+#error "test_maple_tree_api needs CONFIG_DEBUG_MAPLE_TREE (MT_BUG_ON counting)"
 #endif
 
 /* Entries are xa values: never reserved, easy to recompute. */
@@ -553,7 +554,7 @@ static noinline void __init check_random(struct maple_tree *mt)
 	bool bad = false;
 
 	/* Printed first, so that a failure can be replayed with seed=. */
-	pr_info("maple_tree: random stores, seed %llu\n", s);
+	pr_info("test_maple_tree_api: random stores, seed %llu\n", s);
 	prandom_seed_state(&rnd, s);
 
 	shadow = kcalloc(RAND_SPACE, sizeof(*shadow), GFP_KERNEL);
@@ -622,7 +623,8 @@ static int __init maple_tree_test_init(void)
 
 	run = atomic_read(&maple_tree_tests_run) - run0;
 	passed = atomic_read(&maple_tree_tests_passed) - passed0;
-	pr_info("maple_tree: %u of %u tests passed\n", passed, run);
+	pr_info("test_maple_tree_api: %u of %u tests passed\n", passed,
+		run);
 	return (run && passed == run) ? 0 : -EINVAL;
 }
 
