@@ -90,9 +90,6 @@ static const unsigned char mt_min_slots[] = {
 	[maple_arange_64]	= (MAPLE_ARANGE64_SLOTS / 2) - 1,
 };
 
-/* Enough for two full nodes, a neighbour and the new entries between. */
-#define MT_BIG_SLOTS	(3 * MAPLE_RANGE64_SLOTS + 8)
-
 static struct kmem_cache *maple_node_cache;
 
 #ifdef CONFIG_DEBUG_MAPLE_TREE
@@ -1558,21 +1555,95 @@ void *mt_prev(struct maple_tree *mt, unsigned long index, unsigned long min)
 EXPORT_SYMBOL_GPL(mt_prev);
 
 /* ------------------------------------------------------------------------
- * Writing
+ * Gap maintenance
+ */
+
+/* The largest of gaps[0..@end]; its first offset goes to *@off. */
+static unsigned long ma_max_gap(const unsigned long *gaps, unsigned char end,
+				unsigned char *off)
+{
+	unsigned long max = 0;
+	unsigned char i;
+
+	*off = 0;
+	for (i = 0; i <= end; i++) {
+		if (gaps[i] > max) {
+			max = gaps[i];
+			*off = i;
+		}
+	}
+	return max;
+}
+
+/*
+ * A child's largest gap became @gap: record it in the parent and, while
+ * that changes the parent's own largest gap, further up.  Only a largest
+ * gap that shrinks makes a node look at its other gaps.  Every write that
+ * changes a gap goes through here.
+ */
+static void mt_gap_push_from(unsigned long pword, unsigned long gap)
+{
+	/* The parent word says all: root or not, the parent, the slot. */
+	while (!(pword & MAPLE_PARENT_ROOT)) {
+		struct maple_node *node = (struct maple_node *)(pword &
+							~MAPLE_NODE_MASK);
+		unsigned char offset = (pword >> MAPLE_PARENT_SLOT_SHIFT) &
+				       MAPLE_PARENT_SLOT_MASK;
+		unsigned long *gaps = node->ma64.gap;
+		unsigned char max_off = node->ma64.meta.gap;
+		unsigned long old_max = gaps[max_off], new_max;
+
+		if (gaps[offset] == gap)
+			return;
+		WRITE_ONCE(gaps[offset], gap);
+		/*
+		 * Two NULL ranges of one node are disjoint, so one larger
+		 * than half the index space is the largest without a look.
+		 */
+		if (gap >= old_max || gap > ULONG_MAX / 2) {
+			node->ma64.meta.gap = offset;
+			new_max = gap;
+		} else {
+			/* Only a shrunk largest gap changes the node's. */
+			if (offset != max_off)
+				return;
+			new_max = ma_max_gap(gaps, node->ma64.meta.end,
+					     &max_off);
+			node->ma64.meta.gap = max_off;
+		}
+		if (new_max == old_max)
+			return;
+		gap = new_max;
+		pword = (unsigned long)node->parent;
+	}
+}
+
+static inline void mt_gap_push_up(struct maple_node *child, unsigned long gap)
+{
+	mt_gap_push_from((unsigned long)child->parent, gap);
+}
+
+/* ------------------------------------------------------------------------
+ * Rebuilding writes
  *
- * A write of [index, last] -> entry walks two paths from the root: l[] to
- * the leaf holding index and r[] to the leaf holding last.  Bottom-up, each
- * level's new contents are gathered in one list (struct mt_big): at the
- * leaves, the entries left of index, the new entry and the entries right of
- * last; above, the untouched children left of l[], the nodes just built
- * and the untouched children right of r[].  A level whose list is too short
- * takes in its right neighbour (walking r[] again to it), so every node but
- * the root and the rightmost node of a level stays at least half full.
- * The climb stops at the first level whose list fits one node that replaces
+ * A write of [index, last] -> entry that no one-leaf write can do starts
+ * at the two leaves that hold index and last (struct mt_wr's l and r).
+ * Bottom-up, each level's new contents are gathered in one list (struct
+ * mt_big): at the leaves, the entries left of index, the new entry and the
+ * entries right of last; above, the untouched children left of l, the
+ * nodes just built and the untouched children right of r.  A level whose
+ * list is too short takes in its right neighbour, so every node but the
+ * root and the rightmost node of a level stays at least half full.  The
+ * climb stops at the first level whose list fits one node that replaces
  * exactly one old node (its parent's pivots do not change), or at the root.
  *
- * Every old node inside a rebuilt level's span [span_min, span_max] is
- * replaced; they are retired after the new nodes are published.
+ * Only the current level is kept: the level above is found by a walk from
+ * the root (the old tree does not change before the new nodes are
+ * published), so the write needs a few hundred bytes of stack whatever
+ * the height.  An old node whose contents went into a list is replaced;
+ * its children that went in whole were given the new node as parent, so
+ * after publishing, the old nodes to retire are the replaced one and,
+ * below it, every child whose parent is still a retired node.
  */
 
 struct mt_level {
@@ -1584,15 +1655,29 @@ struct mt_level {
 	unsigned char end;
 };
 
-/* One level's entries (or children) being rebuilt. */
+/*
+ * One level's entries (or children) being rebuilt.  At most the slots of
+ * two nodes and one more: the slots left of l (fewer than a node's), at
+ * most three new ones, the slots right of r (fewer than a node's); a level
+ * that takes in a neighbour or sibling does so only while the sum stays
+ * below that.  Allocation-tree internal levels also keep a gap per slot:
+ * their nodes are smaller, so three arrays of theirs fit in the same words
+ * (mt_big_reset()).
+ */
+#define MT_BIG_SLOTS	(2 * MAPLE_RANGE64_SLOTS + 1)
+#define MT_BIG_ASLOTS	(2 * MAPLE_ARANGE64_SLOTS + 1)
+
 struct mt_big {
-	unsigned long pivot[MT_BIG_SLOTS];
-	void *slot[MT_BIG_SLOTS];
-	unsigned long gap[MT_BIG_SLOTS];
+	unsigned long word[2 * MT_BIG_SLOTS];
+	unsigned long *pivot;
+	void **slot;
+	unsigned long *gap;		/* allocation-tree internal levels */
 	unsigned char n;
+	unsigned char cap;
 };
 
-#define MT_WR_MAX_OUT	8
+/* A level is cut into at most this many nodes. */
+#define MT_WR_MAX_OUT	DIV_ROUND_UP(MT_BIG_SLOTS, MAPLE_RANGE64_SLOTS)
 
 /*
  * mas_expected_entries() was called: the ascending stores that follow
@@ -1607,97 +1692,84 @@ struct mt_wr {
 	void *content;			/* entry at index before the write */
 	unsigned long index;		/* the range, NULLs merged */
 	unsigned long last;
-	unsigned char height;		/* levels, counting a virtual root leaf */
-	unsigned char top;		/* shallowest level rebuilt */
+	unsigned long nodes;		/* nodes needed or used */
+	unsigned char height;		/* 0: the tree has no node */
+	unsigned char split_first;	/* a two-way split: the left count */
 	bool commit;			/* false: only count the nodes */
 	bool in_rcu;
 	bool alloc;
 	enum maple_type itype;		/* type of internal nodes */
-	unsigned long nodes;		/* nodes needed or used */
-	unsigned char split_first;	/* a two-way split: the left count */
-	struct maple_node *keep;	/* old node rewritten in place */
-	struct mt_level l[MAPLE_HEIGHT_MAX];
-	struct mt_level r[MAPLE_HEIGHT_MAX];
-	unsigned long span_min[MAPLE_HEIGHT_MAX];
-	unsigned long span_max[MAPLE_HEIGHT_MAX];
+	struct mt_level l;		/* the level's leftmost node rebuilt */
+	struct mt_level r;		/* and its rightmost */
 	struct mt_big big;
-	struct maple_node fake;		/* root leaf of a tree without nodes */
 };
 
-static inline bool mt_wr_is_fake(const struct mt_wr *wr,
-				 const struct maple_node *node)
+/* Start an empty list for nodes of @type. */
+static void mt_big_reset(struct mt_big *big, enum maple_type type)
 {
-	return node == &wr->fake;
-}
-
-/* Present a tree without nodes as a root leaf, so one write path serves. */
-static void mt_wr_fake_root(struct mt_wr *wr, void *root)
-{
-	struct maple_node *node = &wr->fake;
-	unsigned char i;
-
-	memset(node, 0, sizeof(*node));
-	for (i = 0; i < mt_pivots[maple_leaf_64]; i++)
-		node->mr64.pivot[i] = ULONG_MAX;
-	if (root) {
-		node->mr64.pivot[0] = 0;
-		RCU_INIT_POINTER(node->mr64.slot[0], root);
-	}
-}
-
-/*
- * Fill @path[0..@to_depth] with the nodes from the root towards @index.
- * The caller holds the tree lock.
- */
-static void mt_wr_walk(struct mt_wr *wr, struct mt_level *path,
-		       unsigned long index, unsigned char to_depth)
-{
-	void *root = mt_root_locked(wr->mt);
-	struct maple_enode *enode;
-	unsigned long min = 0, max = ULONG_MAX;
-	unsigned char depth;
-
-	if (!xa_is_node(root)) {
-		path[0].node = &wr->fake;
-		path[0].type = maple_leaf_64;
-		path[0].min = 0;
-		path[0].max = ULONG_MAX;
-		path[0].end = ma_data_end(&wr->fake, maple_leaf_64, ULONG_MAX);
-		path[0].offset = index ? (root ? 1 : 0) : 0;
-		return;
-	}
-
-	enode = mte_safe_root(root);
-	for (depth = 0; depth <= to_depth; depth++) {
-		struct mt_level *lv = &path[depth];
-		struct maple_node *node = mte_to_node(enode);
-		enum maple_type type = mte_node_type(enode);
-		unsigned long *pivots = ma_pivots(node, type);
-		unsigned char offset, end;
-
-		end = ma_data_end(node, type, max);
-		offset = ma_offset(pivots, type, index);
-		lv->node = node;
-		lv->type = type;
-		lv->min = min;
-		lv->max = max;
-		lv->end = end;
-		lv->offset = offset;
-		if (ma_is_leaf(type))
-			break;
-		min = ma_pivot_min(pivots, offset, min);
-		max = ma_pivot_max(pivots, type, offset, max);
-		enode = mt_slot_locked(wr->mt, ma_slots(node, type), offset);
+	BUILD_BUG_ON(3 * MT_BIG_ASLOTS > 2 * MT_BIG_SLOTS);
+	big->n = 0;
+	big->pivot = big->word;
+	if (type == maple_arange_64) {
+		big->cap = MT_BIG_ASLOTS;
+		big->slot = (void **)(big->word + MT_BIG_ASLOTS);
+		big->gap = big->word + 2 * MT_BIG_ASLOTS;
+	} else {
+		big->cap = MT_BIG_SLOTS;
+		big->slot = (void **)(big->word + MT_BIG_SLOTS);
+		big->gap = NULL;
 	}
 }
 
 static inline void mt_big_push(struct mt_big *big, unsigned long pivot,
 			       void *slot, unsigned long gap)
 {
+	/* The bound above holds: a write past it would be a bug here. */
+	if (WARN_ON_ONCE(big->n >= big->cap))
+		return;
 	big->pivot[big->n] = pivot;
 	big->slot[big->n] = slot;
-	big->gap[big->n] = gap;
+	if (big->gap)
+		big->gap[big->n] = gap;
 	big->n++;
+}
+
+/*
+ * Fill @lv with the node at @depth (or the leaf, if it is nearer) on the
+ * path to @index.  The caller holds the tree lock; the tree has a node.
+ */
+static void mt_wr_level(struct mt_wr *wr, struct mt_level *lv,
+			unsigned long index, unsigned char depth)
+{
+	struct maple_enode *enode = mte_safe_root(mt_root_locked(wr->mt));
+	unsigned long min = 0, max = ULONG_MAX;
+
+	for (;;) {
+		struct maple_node *node = mte_to_node(enode);
+		enum maple_type type = mte_node_type(enode);
+		unsigned long *pivots = ma_pivots(node, type);
+		unsigned char offset = ma_offset(pivots, type, index);
+
+		if (!depth-- || ma_is_leaf(type)) {
+			lv->node = node;
+			lv->type = type;
+			lv->min = min;
+			lv->max = max;
+			lv->end = ma_data_end(node, type, max);
+			lv->offset = offset;
+			return;
+		}
+		min = ma_pivot_min(pivots, offset, min);
+		max = ma_pivot_max(pivots, type, offset, max);
+		enode = mt_slot_locked(wr->mt, ma_slots(node, type), offset);
+	}
+}
+
+/* The level above @lv, which is at @depth, with @lv's slot as offset. */
+static inline void mt_wr_parent(struct mt_wr *wr, const struct mt_level *lv,
+				unsigned char depth, struct mt_level *parent)
+{
+	mt_wr_level(wr, parent, lv->min, depth - 1);
 }
 
 /* Append slots @from..@to of the node at @lv to the list. */
@@ -1737,12 +1809,12 @@ static unsigned long mt_leaf_gap(void __rcu **slots, const unsigned long *pivots
 /* Gather the leaf level: left of index, the new entry, right of last. */
 static void mt_wr_gather_leaf(struct mt_wr *wr)
 {
-	struct mt_level *l = &wr->l[wr->height - 1];
-	struct mt_level *r = &wr->r[wr->height - 1];
+	struct mt_level *l = &wr->l;
+	struct mt_level *r = &wr->r;
 	unsigned long *pivots;
 	unsigned long first, end;
 
-	wr->big.n = 0;
+	mt_big_reset(&wr->big, maple_leaf_64);
 	if (l->offset)
 		mt_big_copy(wr, l, 0, l->offset - 1);
 	pivots = ma_pivots(l->node, l->type);
@@ -1763,8 +1835,9 @@ static void mt_wr_gather_leaf(struct mt_wr *wr)
 }
 
 /*
- * Write @count list entries from @from into @node (zeroed or rewritten in
- * place), which covers [@min, list pivot of the last one].
+ * Write @count list entries from @from into @node (a new node, or an old
+ * one rewritten in place), which covers [@min, list pivot of the last one].
+ * Children take @node as their parent.
  *
  * Return: the largest gap in the node (allocation trees only).
  */
@@ -1832,6 +1905,8 @@ static int mt_wr_split(struct mt_wr *wr, enum maple_type type,
 	int k = wr->split_first ? 2 : DIV_ROUND_UP(n, cap);
 	int i, from = 0;
 
+	if (WARN_ON_ONCE(k > MT_WR_MAX_OUT))
+		k = MT_WR_MAX_OUT;
 	for (i = 0; i < k; i++) {
 		int count;
 
@@ -1868,85 +1943,43 @@ static int mt_wr_split(struct mt_wr *wr, enum maple_type type,
 	return k;
 }
 
-static void mt_wr_free_span(struct mt_wr *wr, struct maple_node *node,
-			    unsigned char depth, enum maple_type type,
-			    unsigned long min, unsigned long max);
-
-/* Retire the children of @node that lie inside the span one level down. */
-static void mt_wr_free_children(struct mt_wr *wr, struct maple_node *node,
-				unsigned char depth, enum maple_type type,
-				unsigned long min, unsigned long max)
+/*
+ * Retire @node, an old node over [.., @max] whose contents went into a
+ * list, and below it every child still under it: the children that went
+ * into a list whole have a new parent by now.
+ */
+static void mt_wr_retire(struct mt_wr *wr, struct maple_node *node,
+			 enum maple_type type, unsigned long max)
 {
-	unsigned long *pivots = ma_pivots(node, type);
-	void __rcu **slots = ma_slots(node, type);
-	unsigned long smin = wr->span_min[depth + 1];
-	unsigned long smax = wr->span_max[depth + 1];
-	unsigned char end = ma_data_end(node, type, max);
-	unsigned char i;
+	if (!ma_is_leaf(type)) {
+		unsigned long *pivots = ma_pivots(node, type);
+		void __rcu **slots = ma_slots(node, type);
+		unsigned char end = ma_data_end(node, type, max);
+		unsigned char i;
 
-	for (i = 0; i <= end; i++) {
-		unsigned long cmin = ma_pivot_min(pivots, i, min);
-		unsigned long cmax = ma_pivot_max(pivots, type, i, max);
-		struct maple_enode *child;
+		for (i = 0; i <= end; i++) {
+			struct maple_enode *child;
 
-		if (cmax < smin)
-			continue;
-		if (cmin > smax)
-			break;
-		child = mt_slot_locked(wr->mt, slots, i);
-		mt_wr_free_span(wr, mte_to_node(child), depth + 1,
-				mte_node_type(child), cmin, cmax);
-	}
-}
-
-/* Retire @node and every old node below it inside the rebuilt spans. */
-static void mt_wr_free_span(struct mt_wr *wr, struct maple_node *node,
-			    unsigned char depth, enum maple_type type,
-			    unsigned long min, unsigned long max)
-{
-	if (!ma_is_leaf(type))
-		mt_wr_free_children(wr, node, depth, type, min, max);
-	if (node != wr->keep && !mt_wr_is_fake(wr, node))
-		mt_retire_node(wr->mt, node);
-}
-
-/* The largest of gaps[0..@end]; its first offset goes to *@off. */
-static unsigned long ma_max_gap(const unsigned long *gaps, unsigned char end,
-				unsigned char *off)
-{
-	unsigned long max = 0;
-	unsigned char i;
-
-	*off = 0;
-	for (i = 0; i <= end; i++) {
-		if (gaps[i] > max) {
-			max = gaps[i];
-			*off = i;
+			child = mt_slot_locked(wr->mt, slots, i);
+			if (ma_parent(mte_to_node(child)) != node)
+				continue;
+			mt_wr_retire(wr, mte_to_node(child),
+				     mte_node_type(child),
+				     ma_pivot_max(pivots, type, i, max));
 		}
 	}
-	return max;
+	mt_retire_node(wr->mt, node);
 }
 
-/* Push a changed child gap up through the ancestors on the l[] path. */
-static void mt_wr_update_gaps(struct mt_wr *wr, int depth, unsigned long gap)
+/* Retire the old root node, if there was one, and what went with it. */
+static void mt_wr_retire_root(struct mt_wr *wr, void *old_root)
 {
-	for (; depth >= 0; depth--) {
-		struct mt_level *lv = &wr->l[depth];
-		struct maple_node *node = lv->node;
-		unsigned long *gaps = node->ma64.gap;
-		unsigned long old_max, new_max;
-		unsigned char gap_off;
+	struct maple_enode *enode;
 
-		old_max = ma_max_gap(gaps, lv->end, &gap_off);
-		if (gaps[lv->offset] == gap)
-			return;
-		WRITE_ONCE(gaps[lv->offset], gap);
-		new_max = ma_max_gap(gaps, lv->end, &gap_off);
-		node->ma64.meta.gap = gap_off;
-		if (new_max == old_max)
-			return;
-		gap = new_max;
-	}
+	if (!xa_is_node(old_root))
+		return;
+	enode = mte_safe_root(old_root);
+	mt_wr_retire(wr, mte_to_node(enode), mte_node_type(enode), ULONG_MAX);
 }
 
 /* Publish @enode (or a plain entry, or NULL) as the tree's root. */
@@ -1960,89 +1993,87 @@ static void mt_wr_set_root(struct mt_wr *wr, void *root, unsigned char height)
 
 /*
  * The level at @depth spans the whole tree and fits one node: that node is
- * the new root (the levels above, if any, go away).
+ * the new root (the levels above, if any, go away).  A leaf of no range
+ * but one NULL, or of one entry at index 0 and NULL after it, is no node
+ * at all: the root holds the entry.
  */
 static void mt_wr_finish_root(struct mt_wr *wr, unsigned char depth,
 			      enum maple_type type)
 {
+	void *old_root = mt_root_locked(wr->mt);
 	struct mt_big *big = &wr->big;
 	struct maple_node *node;
-	unsigned char d;
-
-	for (d = 0; d < depth; d++) {
-		wr->span_min[d] = 0;
-		wr->span_max[d] = ULONG_MAX;
-	}
-	wr->top = 0;
 
 	if (ma_is_leaf(type) &&
 	    ((big->n == 1 && !big->slot[0]) ||
 	     (big->n == 2 && big->pivot[0] == 0 && !big->slot[1] &&
 	      big->slot[0] && !xa_is_internal(big->slot[0])))) {
-		/* Empty, or a single entry at 0: no node at all. */
 		if (!wr->commit)
 			return;
 		mt_wr_set_root(wr, big->slot[0], 0);
-		goto free;
+	} else {
+		wr->nodes++;
+		if (!wr->commit)
+			return;
+		node = mas_pop_node(wr->mas);
+		mt_wr_fill(wr, node, type, 0, big->n, 0);
+		mt_wr_set_root(wr, mte_mk_root(mt_mk_node(node, type)),
+			       wr->height ? wr->height - depth : 1);
 	}
-
-	wr->nodes++;
-	if (!wr->commit)
-		return;
-	node = mas_pop_node(wr->mas);
-	mt_wr_fill(wr, node, type, 0, big->n, 0);
-	mt_wr_set_root(wr, mte_mk_root(mt_mk_node(node, type)),
-		       wr->height - depth);
-free:
-	if (!mt_wr_is_fake(wr, wr->l[0].node))
-		mt_wr_free_span(wr, wr->l[0].node, 0, wr->l[0].type,
-				0, ULONG_MAX);
+	mt_wr_retire_root(wr, old_root);
 }
 
 /* The root level overflows: split it and add a level on top. */
 static void mt_wr_grow_root(struct mt_wr *wr, enum maple_type type)
 {
 	unsigned long pivot[MT_WR_MAX_OUT], gap[MT_WR_MAX_OUT];
+	void *old_root = mt_root_locked(wr->mt);
 	void *slot[MT_WR_MAX_OUT];
 	struct maple_node *node;
 	int k, i;
 
-	wr->top = 0;
 	k = mt_wr_split(wr, type, 0, true, pivot, slot, gap);
 	wr->nodes++;
 	if (!wr->commit)
 		return;
-	wr->big.n = 0;
+	mt_big_reset(&wr->big, wr->itype);
 	for (i = 0; i < k; i++)
 		mt_big_push(&wr->big, pivot[i], slot[i], gap[i]);
 	node = mas_pop_node(wr->mas);
 	mt_wr_fill(wr, node, wr->itype, 0, k, 0);
 	mt_wr_set_root(wr, mte_mk_root(mt_mk_node(node, wr->itype)),
 		       wr->height + 1);
-	if (!mt_wr_is_fake(wr, wr->l[0].node))
-		mt_wr_free_span(wr, wr->l[0].node, 0, wr->l[0].type,
-				0, ULONG_MAX);
+	mt_wr_retire_root(wr, old_root);
 }
 
-/* One node replaces l[depth].node; the parent's pivots stay as they are. */
-static void mt_wr_replace(struct mt_wr *wr, unsigned char depth,
-			  enum maple_type type)
+/* One node replaces wr->l.node; the parent's pivots stay as they are. */
+static void mt_wr_replace(struct mt_wr *wr, enum maple_type type)
 {
-	struct mt_level *lv = &wr->l[depth];
-	struct mt_level *parent = &wr->l[depth - 1];
-	struct maple_node *node;
+	struct mt_level *lv = &wr->l;
+	struct maple_node *old = lv->node, *node;
 	unsigned long gap;
 
-	wr->top = depth;
 	if (!wr->in_rcu) {
 		/* Nobody reads beside us: rewrite the old node in place. */
 		if (!wr->commit)
 			return;
-		node = lv->node;
-		wr->keep = node;
-		if (!ma_is_leaf(type))
-			mt_wr_free_children(wr, node, depth, type,
-					    lv->min, lv->max);
+		if (!ma_is_leaf(type)) {
+			unsigned long *pivots = ma_pivots(old, type);
+			void __rcu **slots = ma_slots(old, type);
+			unsigned char i;
+
+			/* The children the list has new nodes for. */
+			for (i = lv->offset; i <= wr->r.offset; i++) {
+				struct maple_enode *child;
+
+				child = mt_slot_locked(wr->mt, slots, i);
+				mt_wr_retire(wr, mte_to_node(child),
+					     mte_node_type(child),
+					     ma_pivot_max(pivots, type, i,
+							  lv->max));
+			}
+		}
+		node = old;
 		gap = mt_wr_fill(wr, node, type, 0, wr->big.n, lv->min);
 	} else {
 		wr->nodes++;
@@ -2050,13 +2081,14 @@ static void mt_wr_replace(struct mt_wr *wr, unsigned char depth,
 			return;
 		node = mas_pop_node(wr->mas);
 		gap = mt_wr_fill(wr, node, type, 0, wr->big.n, lv->min);
-		mt_set_parent(node, parent->node, parent->offset);
-		rcu_assign_pointer(ma_slots(parent->node, parent->type)[parent->offset],
+		node->parent = old->parent;
+		rcu_assign_pointer(ma_slots(ma_parent(old),
+					    wr->itype)[ma_parent_slot(old)],
 				   mt_mk_node(node, type));
-		mt_wr_free_span(wr, lv->node, depth, type, lv->min, lv->max);
+		mt_wr_retire(wr, old, type, lv->max);
 	}
 	if (wr->alloc)
-		mt_wr_update_gaps(wr, depth - 1, gap);
+		mt_gap_push_up(node, gap);
 }
 
 /* The child of @parent at @offset as a level of its own. */
@@ -2082,29 +2114,31 @@ static void mt_big_prepend(struct mt_wr *wr, const struct mt_level *sib)
 	struct mt_big *big = &wr->big;
 	unsigned char count = sib->end + 1, n = big->n;
 
+	if (WARN_ON_ONCE(n + count > big->cap))
+		return;
 	memmove(big->pivot + count, big->pivot, n * sizeof(big->pivot[0]));
 	memmove(big->slot + count, big->slot, n * sizeof(big->slot[0]));
-	memmove(big->gap + count, big->gap, n * sizeof(big->gap[0]));
+	if (big->gap)
+		memmove(big->gap + count, big->gap, n * sizeof(big->gap[0]));
 	big->n = 0;
 	mt_big_copy(wr, sib, 0, sib->end);
 	big->n = n + count;
 }
 
-/* Prepend the left sibling of l[@depth] to the list if all fits a node. */
+/* Prepend the left sibling of wr->l (at @depth) if all fits a node. */
 static void mt_wr_absorb_left(struct mt_wr *wr, unsigned char depth,
 			      enum maple_type type)
 {
-	struct mt_level *parent = &wr->l[depth - 1];
-	struct mt_level sib;
+	struct mt_level parent, sib;
 
-	if (!parent->offset)
+	mt_wr_parent(wr, &wr->l, depth, &parent);
+	if (!parent.offset)
 		return;
-	mt_wr_child(wr, parent, parent->offset - 1, &sib);
+	mt_wr_child(wr, &parent, parent.offset - 1, &sib);
 	if (sib.end + 1 + wr->big.n > mt_slots[type])
 		return;
 	mt_big_prepend(wr, &sib);
-	wr->l[depth] = sib;
-	parent->offset--;
+	wr->l = sib;
 }
 
 /* Split the list in two, @first to the left; a leaf not ending on NULL. */
@@ -2125,42 +2159,39 @@ static void mt_wr_set_split(struct mt_wr *wr, enum maple_type type, int first)
 }
 
 /*
- * The node at l[@depth] (== r[@depth]) overflows into at most two nodes'
- * worth.  As Linux 6.1 does, move entries into a sibling under the same
- * parent (the left one first) when both then fit with a slot to spare,
- * leaving the sibling one short of full; otherwise split in half.  The
- * parent then keeps its number of children after a move.  A leaf does not
- * end on a NULL range where the split point allows it.
+ * The node at wr->l (== wr->r, at @depth) overflows into at most two
+ * nodes' worth.  As Linux 6.1 does, move entries into a sibling under the
+ * same parent (the left one first) when both then fit with a slot to
+ * spare, leaving the sibling one short of full; otherwise split in half.
+ * The parent then keeps its number of children after a move.  A leaf does
+ * not end on a NULL range where the split point allows it.
  */
 static void mt_wr_push_or_halve(struct mt_wr *wr, unsigned char depth,
 				enum maple_type type, bool rightmost)
 {
-	struct mt_level *parent = &wr->l[depth - 1];
-	struct mt_level *l = &wr->l[depth], *r = &wr->r[depth];
 	struct mt_big *big = &wr->big;
 	unsigned char cap = mt_slots[type];
 	int n = big->n, limit, count, first;
-	struct mt_level sib;
+	struct mt_level parent, sib;
 
+	mt_wr_parent(wr, &wr->l, depth, &parent);
 	limit = 2 * cap - (ma_is_leaf(type) ? 2 : 1) - rightmost;
-	if (parent->offset) {
-		mt_wr_child(wr, parent, parent->offset - 1, &sib);
+	if (parent.offset) {
+		mt_wr_child(wr, &parent, parent.offset - 1, &sib);
 		count = sib.end + 1;
 		if (n + count <= limit) {
 			mt_big_prepend(wr, &sib);
-			*l = sib;
-			parent->offset--;
+			wr->l = sib;
 			first = cap - 1;
 			goto no_null_end;
 		}
 	}
-	if (parent->offset < parent->end) {
-		mt_wr_child(wr, parent, parent->offset + 1, &sib);
+	if (parent.offset < parent.end) {
+		mt_wr_child(wr, &parent, parent.offset + 1, &sib);
 		count = sib.end + 1;
 		if (n + count <= limit) {
 			mt_big_copy(wr, &sib, 0, sib.end);
-			*r = sib;
-			wr->r[depth - 1].offset++;
+			wr->r = sib;
 			first = big->n - (cap - 1);
 			goto no_null_end;
 		}
@@ -2180,21 +2211,20 @@ static void mt_wr_rebuild(struct mt_wr *wr)
 	void *slot[MT_WR_MAX_OUT];
 	unsigned char depth = wr->height - 1;
 	enum maple_type type = maple_leaf_64;
+	struct mt_level *l = &wr->l, *r = &wr->r;
 
 	wr->nodes = 0;
-	wr->keep = NULL;
 	mt_wr_gather_leaf(wr);
 	for (;;) {
-		struct mt_level *l = &wr->l[depth];
-		struct mt_level *r = &wr->r[depth];
 		unsigned char cap = mt_slots[type];
+		unsigned long lkey, rkey;
 		bool rightmost;
 		int k, i;
 
 		/* Too few for a node of their own: take in the neighbour. */
 		while (depth && wr->big.n < mt_min_slots[type] &&
 		       r->max != ULONG_MAX) {
-			mt_wr_walk(wr, wr->r, r->max + 1, depth);
+			mt_wr_level(wr, r, r->max + 1, depth);
 			mt_big_copy(wr, r, 0, r->end);
 		}
 		/*
@@ -2220,8 +2250,6 @@ static void mt_wr_rebuild(struct mt_wr *wr)
 			else	/* the root splits in half */
 				mt_wr_set_split(wr, type, (wr->big.n + 1) / 2);
 		}
-		wr->span_min[depth] = l->min;
-		wr->span_max[depth] = r->max;
 		rightmost = r->max == ULONG_MAX;
 
 		if (l->min == 0 && rightmost && wr->big.n <= cap) {
@@ -2234,16 +2262,18 @@ static void mt_wr_rebuild(struct mt_wr *wr)
 		}
 		if (l->node == r->node && wr->big.n <= cap &&
 		    (wr->big.n >= mt_min_slots[type] || rightmost)) {
-			mt_wr_replace(wr, depth, type);
+			mt_wr_replace(wr, type);
 			return;
 		}
 
 		k = mt_wr_split(wr, type, l->min, rightmost, pivot, slot, gap);
 		depth--;
 		type = wr->itype;
-		l = &wr->l[depth];
-		r = &wr->r[depth];
-		wr->big.n = 0;
+		lkey = l->min;
+		rkey = r->max;
+		mt_wr_level(wr, l, lkey, depth);
+		mt_wr_level(wr, r, rkey, depth);
+		mt_big_reset(&wr->big, type);
 		if (l->offset)
 			mt_big_copy(wr, l, 0, l->offset - 1);
 		for (i = 0; i < k; i++)
@@ -2254,14 +2284,49 @@ static void mt_wr_rebuild(struct mt_wr *wr)
 }
 
 /*
+ * A tree without a node holds NULL, or one entry at index 0 in its root.
+ * The write is the list of the one leaf it would be (at most four ranges),
+ * which mt_wr_finish_root() makes a root of.
+ */
+static void mt_wr_rootless(struct mt_wr *wr)
+{
+	void *root = mt_root_locked(wr->mt);
+	struct mt_big *big = &wr->big;
+
+	wr->nodes = 0;
+	wr->content = wr->index ? NULL : root;
+	mt_big_reset(big, maple_leaf_64);
+	if (!wr->entry) {
+		/* The NULL joins the NULL of [1, ULONG_MAX] or of all. */
+		if (root && wr->index) {
+			wr->index = 1;
+			mt_big_push(big, 0, root, 0);
+		} else {
+			wr->index = 0;
+		}
+		wr->last = ULONG_MAX;
+		mt_big_push(big, ULONG_MAX, NULL, 0);
+	} else {
+		if (root && wr->index)
+			mt_big_push(big, 0, root, 0);
+		if (wr->index > (root ? 1 : 0))
+			mt_big_push(big, wr->index - 1, NULL, 0);
+		mt_big_push(big, wr->last, wr->entry, 0);
+		if (wr->last != ULONG_MAX)
+			mt_big_push(big, ULONG_MAX, NULL, 0);
+	}
+	mt_wr_finish_root(wr, 0, maple_leaf_64);
+}
+
+/*
  * Storing NULL merges with the NULL ranges on either side, so the tree
  * never holds two NULL ranges in a row (also across leaves).
  */
 static void mt_wr_extend_null(struct mt_wr *wr)
 {
 	unsigned char leaf = wr->height - 1;
-	struct mt_level *lv = &wr->l[leaf];
-	struct mt_level *rv = &wr->r[leaf];
+	struct mt_level *lv = &wr->l;
+	struct mt_level *rv = &wr->r;
 	void __rcu **slots = ma_slots(lv->node, lv->type);
 	unsigned long *pivots = ma_pivots(lv->node, lv->type);
 	unsigned long first, end, index = wr->index, last = wr->last;
@@ -2304,20 +2369,26 @@ static void mt_wr_extend_null(struct mt_wr *wr)
 
 	if (index != wr->index) {
 		wr->index = index;
-		mt_wr_walk(wr, wr->l, index, leaf);
+		mt_wr_level(wr, &wr->l, index, leaf);
 	}
 	if (last != wr->last) {
 		wr->last = last;
-		mt_wr_walk(wr, wr->r, last, leaf);
+		mt_wr_level(wr, &wr->r, last, leaf);
 	}
+}
+
+/* The leaves that hold wr->index and wr->last (the tree has a node). */
+static void mt_wr_find_ends(struct mt_wr *wr)
+{
+	mt_wr_level(wr, &wr->l, wr->index, wr->height - 1);
+	mt_wr_level(wr, &wr->r, wr->last, wr->height - 1);
 }
 
 /* Set up a write of @entry over [mas->index, mas->last]. */
 static void mt_wr_prepare(struct mt_wr *wr, struct ma_state *mas, void *entry)
 {
 	struct maple_tree *mt = mas->tree;
-	void *root = mt_root_locked(mt);
-	struct mt_level *lv;
+	struct mt_level *lv = &wr->l;
 
 	wr->mas = mas;
 	wr->mt = mt;
@@ -2329,21 +2400,24 @@ static void mt_wr_prepare(struct mt_wr *wr, struct ma_state *mas, void *entry)
 	wr->last = mas->last;
 	wr->commit = false;
 	wr->nodes = 0;
-	wr->keep = NULL;
-	if (xa_is_node(root)) {
-		wr->height = mt_height(mt);
-	} else {
-		mt_wr_fake_root(wr, root);
-		wr->height = 1;
-	}
-
-	mt_wr_walk(wr, wr->l, wr->index, wr->height - 1);
-	mt_wr_walk(wr, wr->r, wr->last, wr->height - 1);
-	lv = &wr->l[wr->height - 1];
+	wr->height = 0;
+	if (!xa_is_node(mt_root_locked(mt)))
+		return;
+	wr->height = mt_height(mt);
+	mt_wr_find_ends(wr);
 	wr->content = mt_slot_locked(mt, ma_slots(lv->node, lv->type),
 				     lv->offset);
 	if (!entry)
 		mt_wr_extend_null(wr);
+}
+
+/* Count (!wr->commit) or build and publish the nodes of the write. */
+static void mt_wr_run(struct mt_wr *wr)
+{
+	if (!wr->height)
+		mt_wr_rootless(wr);
+	else
+		mt_wr_rebuild(wr);
 }
 
 /*
@@ -2352,12 +2426,11 @@ static void mt_wr_prepare(struct mt_wr *wr, struct ma_state *mas, void *entry)
  */
 static bool mt_wr_is_slot_store(const struct mt_wr *wr)
 {
-	const struct mt_level *lv = &wr->l[wr->height - 1];
-	const struct mt_level *rv = &wr->r[wr->height - 1];
+	const struct mt_level *lv = &wr->l;
+	const struct mt_level *rv = &wr->r;
 	unsigned long *pivots;
 
-	if (lv->node != rv->node || lv->offset != rv->offset ||
-	    mt_wr_is_fake(wr, lv->node))
+	if (!wr->height || lv->node != rv->node || lv->offset != rv->offset)
 		return false;
 	/* A root leaf of one or two ranges may have to give way to no node. */
 	if (wr->height == 1 && lv->end <= 1)
@@ -2369,16 +2442,15 @@ static bool mt_wr_is_slot_store(const struct mt_wr *wr)
 
 static void mt_wr_slot_store(struct mt_wr *wr)
 {
-	unsigned char leaf = wr->height - 1;
-	struct mt_level *lv = &wr->l[leaf];
+	struct mt_level *lv = &wr->l;
 	void __rcu **slots = ma_slots(lv->node, lv->type);
 
 	rcu_assign_pointer(slots[lv->offset], wr->entry);
-	if (wr->alloc && leaf && !wr->content != !wr->entry)
-		mt_wr_update_gaps(wr, leaf - 1,
-				  mt_leaf_gap(slots, ma_pivots(lv->node, lv->type),
-					      lv->type, lv->end, lv->min,
-					      lv->max));
+	if (wr->alloc && !wr->content != !wr->entry)
+		mt_gap_push_up(lv->node,
+			       mt_leaf_gap(slots, ma_pivots(lv->node, lv->type),
+					   lv->type, lv->end, lv->min,
+					   lv->max));
 }
 
 /* The leaf holding @index, and its bounds; NULL if the tree has no node. */
@@ -3360,53 +3432,6 @@ static void mt_leaf_fill(struct maple_node *node, const struct mt_leaf_wr *lw)
 }
 
 /*
- * A child's largest gap became @gap: record it in the parent and, while
- * that changes the parent's own largest gap, further up.  Only a largest
- * gap that shrinks makes a node look at its other gaps.
- */
-static void mt_gap_push_from(unsigned long pword, unsigned long gap)
-{
-	/* The parent word says all: root or not, the parent, the slot. */
-	while (!(pword & MAPLE_PARENT_ROOT)) {
-		struct maple_node *node = (struct maple_node *)(pword &
-							~MAPLE_NODE_MASK);
-		unsigned char offset = (pword >> MAPLE_PARENT_SLOT_SHIFT) &
-				       MAPLE_PARENT_SLOT_MASK;
-		unsigned long *gaps = node->ma64.gap;
-		unsigned char max_off = node->ma64.meta.gap;
-		unsigned long old_max = gaps[max_off], new_max;
-
-		if (gaps[offset] == gap)
-			return;
-		WRITE_ONCE(gaps[offset], gap);
-		/*
-		 * Two NULL ranges of one node are disjoint, so one larger
-		 * than half the index space is the largest without a look.
-		 */
-		if (gap >= old_max || gap > ULONG_MAX / 2) {
-			node->ma64.meta.gap = offset;
-			new_max = gap;
-		} else {
-			/* Only a shrunk largest gap changes the node's. */
-			if (offset != max_off)
-				return;
-			new_max = ma_max_gap(gaps, node->ma64.meta.end,
-					     &max_off);
-			node->ma64.meta.gap = max_off;
-		}
-		if (new_max == old_max)
-			return;
-		gap = new_max;
-		pword = (unsigned long)node->parent;
-	}
-}
-
-static inline void mt_gap_push_up(struct maple_node *child, unsigned long gap)
-{
-	mt_gap_push_from((unsigned long)child->parent, gap);
-}
-
-/*
  * MT_LEAF_SPLIT_LAST: the leaf keeps the first slots in place, @new takes
  * the rest and goes into the parent's next slot; no reader runs beside us.
  */
@@ -3828,17 +3853,17 @@ static noinline void *mas_wr_store_slow(struct ma_state *mas, void *entry)
 		goto done;
 	}
 
-	mt_wr_rebuild(&wr);
+	mt_wr_run(&wr);
 	if (mas_allocated(mas) < wr.nodes &&
 	    mas_alloc_nodes(mas, wr.nodes, GFP_NOWAIT | __GFP_NOWARN)) {
 		mas_set_err(mas, -ENOMEM);
 		return wr.content;
 	}
-	/* The planning pass may have moved l[] and r[] to neighbours. */
-	mt_wr_walk(&wr, wr.l, wr.index, wr.height - 1);
-	mt_wr_walk(&wr, wr.r, wr.last, wr.height - 1);
+	/* The planning pass may have moved l and r to neighbours. */
+	if (wr.height)
+		mt_wr_find_ends(&wr);
 	wr.commit = true;
-	mt_wr_rebuild(&wr);
+	mt_wr_run(&wr);
 done:
 	mas->index = wr.index;
 	mas->last = wr.last;
@@ -3921,7 +3946,7 @@ static noinline unsigned long mas_plan_nodes(struct ma_state *mas, void *entry)
 
 	mt_wr_prepare(&wr, mas, entry);
 	if (!mt_wr_is_slot_store(&wr))
-		mt_wr_rebuild(&wr);
+		mt_wr_run(&wr);
 	return wr.nodes;
 }
 
