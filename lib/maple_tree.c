@@ -32,10 +32,12 @@
  * the root.  Outside RCU mode a writer may also rewrite a node in place and
  * free replaced nodes at once.
  *
- * Writes that change more than one slot are done in two passes over the
- * same code (struct mt_wr): a planning pass that counts the nodes the write
- * will need, and a commit pass that draws exactly those nodes from the
- * ma_state's pool.  The commit pass cannot fail, which is what
+ * A write that stays in one leaf is done there: a single store (one slot,
+ * one pivot), or the leaf rewritten (in place outside RCU mode, as a copy
+ * in it).  Any other write rebuilds the levels it changes from the leaves
+ * up (struct mt_wr), in two passes over the same code: one that counts
+ * the nodes it will need and one that draws exactly those nodes from the
+ * ma_state's pool.  The second pass cannot fail, which is what
  * mas_preallocate() + mas_store_prealloc() promise.
  */
 
@@ -474,9 +476,6 @@ static void mt_free_rcu(struct rcu_head *head)
 /* Retire a node that was part of the tree. */
 static void mt_retire_node(struct maple_tree *mt, struct maple_node *node)
 {
-	/* The writers' leaf hint must have moved on (see struct maple_tree). */
-	WARN_ON_ONCE(IS_ENABLED(CONFIG_DEBUG_MAPLE_TREE) &&
-		     mt->ma_wr_leaf == node);
 	if (mt_wr_in_rcu(mt)) {
 		ma_mark_dead(node);
 		call_rcu(&node->rcu, mt_free_rcu);
@@ -512,15 +511,9 @@ static inline unsigned long mas_request(const struct ma_state *mas)
 }
 
 /*
- * mas_preallocate() left what it found a one-leaf rewrite to be in the
- * pool's first node (see struct mt_leaf_rec): the next store, the next
- * mas_preallocate() and any change to the pool end the record.
- */
-#define MA_STATE_LEAF_REC	0x40
-
-/*
- * Add a zeroed node to the pool.  Only the header words below are written,
- * and mas_pop_node() clears them again, so a node leaves the pool zeroed.
+ * Add a free node to the pool: its first words (struct maple_alloc) link
+ * the pool, the rest is not used while it waits there.  Nodes are not
+ * zeroed: a write fills all of a new node (see mt_alloc_one()).
  */
 static void mas_push_node(struct ma_state *mas, struct maple_node *node)
 {
@@ -531,7 +524,6 @@ static void mas_push_node(struct ma_state *mas, struct maple_node *node)
 	head->total = total + 1;
 	head->request_count = total ? mas->alloc->request_count : 0;
 	mas->alloc = head;
-	mas->mas_flags &= ~MA_STATE_LEAF_REC;
 }
 
 static struct maple_node *mas_pop_node(struct ma_state *mas)
@@ -542,7 +534,6 @@ static struct maple_node *mas_pop_node(struct ma_state *mas)
 
 	if (WARN_ON(!total))
 		return NULL;
-	mas->mas_flags &= ~MA_STATE_LEAF_REC;
 	next = head->slot[0];
 	if (next) {
 		next->total = total - 1;
@@ -2607,15 +2598,8 @@ struct mt_leaf_wr {
 #define MA_STATE_SINGLE_LAST	0x10	/* pivot offset moves to mas->last */
 #define MA_STATE_SINGLE_BEFORE	0x18	/* pivot offset moves below index */
 
-/*
- * The boundary move (_LAST or _BEFORE) is recorded in the state's prep_*
- * fields, for a store of the same range (see mas_move_record()).
- */
-#define MA_STATE_MOVE_REC	0x80
-
 /* What mas_preallocate() leaves for the next store (and it ends). */
-#define MA_STATE_PREPARED	(MA_STATE_SINGLE | MA_STATE_LEAF_WALKED | \
-				 MA_STATE_LEAF_REC | MA_STATE_MOVE_REC)
+#define MA_STATE_PREPARED	(MA_STATE_SINGLE | MA_STATE_LEAF_WALKED)
 
 /*
  * mas_preallocate() found a one-leaf write that is not a single store.
@@ -2629,55 +2613,43 @@ struct mt_leaf_wr {
  */
 #define MA_STATE_LEAF_REWRITE	0x20
 
-/* Walk to the leaf holding mas->index and make it the writers' hint. */
+/* Walk from the root to the leaf holding mas->index; NULL if none. */
 static noinline struct maple_node *mas_wr_walk_leaf(struct ma_state *mas)
 {
 	struct maple_tree *mt = mas->tree;
-	struct maple_node *node;
 
 	if (mt_is_alloc(mt))
-		node = mt_wr_find_leaf(mt, mas->index, &mas->min, &mas->max,
+		return mt_wr_find_leaf(mt, mas->index, &mas->min, &mas->max,
 				       true);
-	else
-		node = mt_wr_find_leaf(mt, mas->index, &mas->min, &mas->max,
-				       false);
-	if (node) {
-		mt->ma_wr_leaf = node;
-		mt->ma_wr_min = mas->min;
-		mt->ma_wr_max = mas->max;
-	}
-	return node;
+	return mt_wr_find_leaf(mt, mas->index, &mas->min, &mas->max, false);
 }
 
 /*
- * Point @mas at the leaf holding mas->index, which then is the writers'
- * leaf hint; false if there is none.
+ * Whether @mas stands where mas_preallocate() left it, or another walk
+ * since, on a leaf that holds mas->index.  Under the tree lock, with no
+ * write in between (the contract of mas_preallocate()), that leaf is live.
  */
+static __always_inline bool mas_wr_at_leaf(const struct ma_state *mas)
+{
+	return (mas->mas_flags & MA_STATE_LEAF_WALKED) &&
+	       mas_is_active(mas) && mte_is_leaf(mas->node) &&
+	       mas->min <= mas->index && mas->index <= mas->max;
+}
+
+/* Point @mas at the leaf holding mas->index; false if there is none. */
 static __always_inline bool mas_wr_find_leaf(struct ma_state *mas)
 {
-	struct maple_tree *mt = mas->tree;
 	struct maple_node *node;
 
 	/*
 	 * The caller may have moved the range in the leaf since: the slot
-	 * is checked where it is used (see mt_leaf_prepare()).  The leaf
-	 * found is always the writers' hint, whichever way.
+	 * is checked where it is used (see mt_leaf_prepare()).
 	 */
-	if ((mas->mas_flags & MA_STATE_LEAF_WALKED) &&
-	    mas->node == mt_mk_node(mt->ma_wr_leaf, maple_leaf_64) &&
-	    mas->min <= mas->index && mas->index <= mas->max)
+	if (mas_wr_at_leaf(mas))
 		return true;
-	/* The leaf of the last write, if it holds the index (no walk). */
-	node = mt->ma_wr_leaf;
-	if (node && mt->ma_wr_min <= mas->index &&
-	    mas->index <= mt->ma_wr_max) {
-		mas->min = mt->ma_wr_min;
-		mas->max = mt->ma_wr_max;
-	} else {
-		node = mas_wr_walk_leaf(mas);
-		if (!node)
-			return false;
-	}
+	node = mas_wr_walk_leaf(mas);
+	if (!node)
+		return false;
 	mas->node = mt_mk_node(node, maple_leaf_64);
 	mas->offset = ma_offset(node->mr64.pivot, maple_leaf_64, mas->index);
 	return true;
@@ -2886,14 +2858,6 @@ static unsigned char mt_leaf_single_kind_each(struct maple_tree *mt,
 }
 
 /*
- * What a boundary move does to the NULL range beside it: @was and @now
- * indices (0: none, or no NULL range changes).
- */
-struct mt_null_change {
-	unsigned long was, now;
-};
-
-/*
  * The single store of @entry over [@index, @last] into @node, whose slot
  * @k holds @index: its kind (0 if it is none) and its slot in @at.  None
  * in a root leaf of few ranges.
@@ -2903,18 +2867,17 @@ struct mt_null_change {
  * the next (LAST at @k) or, for a NULL after a NULL, the head of the slot
  * (LAST at @k - 1); from inside the slot, its tail, with the next slot
  * for the next slot's entry (BEFORE).  The conditions are those of
- * mt_leaf_single_fits() with what the position rules out left out.  For a
- * boundary move, what it does to the NULL range beside it goes to @nc.
+ * mt_leaf_single_fits() with what the position rules out left out.
  */
 static __always_inline unsigned char
 mt_leaf_single_kind(struct maple_tree *mt, struct maple_node *node,
 		    unsigned long min, unsigned long max, unsigned char k,
 		    unsigned long index, unsigned long last, void *entry,
-		    unsigned char *at, struct mt_null_change *nc)
+		    unsigned char *at)
 {
 	unsigned long *pivots = node->mr64.pivot;
 	void __rcu **slots = node->mr64.slot;
-	unsigned long lo, hi, next_hi, was = 0, now = 0;
+	unsigned long lo, hi, next_hi;
 	unsigned char flag = 0;
 
 	if (mt_leaf_root_few(node, max))
@@ -2932,42 +2895,18 @@ mt_leaf_single_kind(struct maple_tree *mt, struct maple_node *node,
 			if (k && !entry && !mt_slot_locked(mt, slots, k - 1)) {
 				flag = MA_STATE_SINGLE_LAST;
 				*at = k - 1;
-				/* The NULL before grows from lo - 1 to last. */
-				lo = ma_pivot_min(pivots, k - 1, min);
-				was = index - lo;
-				now = last - lo + 1;
 			}
 		} else if (hi != max && entry == mt_slot_locked(mt, slots, k)) {
 			/* hi < max: slot k is not the last, k < 15. */
 			next_hi = k < MAPLE_RANGE64_SLOTS - 2 ? pivots[k + 1] :
 								max;
-			if (last < next_hi) {
+			if (last < next_hi)
 				flag = MA_STATE_SINGLE_LAST;
-				if (!entry) {
-					was = hi - lo + 1;
-					now = last - lo + 1;
-				} else if (!mt_slot_locked(mt, slots, k + 1)) {
-					was = next_hi - hi;
-					now = next_hi - last;
-				}
-			}
 		}
 	} else if (hi != max && entry == mt_slot_locked(mt, slots, k + 1)) {
 		next_hi = k < MAPLE_RANGE64_SLOTS - 2 ? pivots[k + 1] : max;
-		if (last == next_hi || (!entry && last == hi)) {
+		if (last == next_hi || (!entry && last == hi))
 			flag = MA_STATE_SINGLE_BEFORE;
-			if (!entry) {
-				was = next_hi - hi;
-				now = next_hi - index + 1;
-			} else if (!mt_slot_locked(mt, slots, k)) {
-				was = hi - lo + 1;
-				now = index - lo;
-			}
-		}
-	}
-	if (nc) {
-		nc->was = was;
-		nc->now = now;
 	}
 	if (IS_ENABLED(CONFIG_DEBUG_MAPLE_TREE)) {
 		unsigned char each_at, each;
@@ -3155,7 +3094,7 @@ static __always_inline bool mt_leaf_prepare(struct ma_state *mas,
 	else if (!(mas->mas_flags & MA_STATE_LEAF_REWRITE) ||
 		 mt_wr_in_rcu(mt))
 		lw->single = mt_leaf_single_kind(mt, node, lw->min, lw->max, k,
-						 index, last, entry, &at, NULL);
+						 index, last, entry, &at);
 	else
 		mas->mas_flags &= ~MA_STATE_LEAF_REWRITE;
 	lw->at = at;
@@ -3231,80 +3170,6 @@ static __always_inline bool mt_leaf_prepare(struct ma_state *mas,
 	lw->last_m = last_m;
 	lw->first = index;
 	lw->last = last;
-	return true;
-}
-
-/*
- * What mas_preallocate() found a one-leaf rewrite that needs a node to be,
- * kept in that node, the pool's first (pooled nodes are free memory; the
- * pool itself uses only the words before @index): the store that finds
- * the same range, the same kind of entry (NULL or not) and the same leaf
- * takes the analysis from here instead of doing it again.
- */
-struct mt_leaf_rec {
-	unsigned long index, last;	/* the range analysed */
-	unsigned long first_k, last_m;
-	unsigned char k, m, end, count;
-	bool null;			/* the entry was NULL */
-};
-
-static inline struct mt_leaf_rec *mt_leaf_rec(struct maple_alloc *head)
-{
-	BUILD_BUG_ON(offsetof(struct maple_alloc, slot[1]) +
-		     sizeof(struct mt_leaf_rec) > sizeof(struct maple_node));
-	return (struct mt_leaf_rec *)&head->slot[1];
-}
-
-/* Record the analysed rewrite @lw in the pool's first node. */
-static void mas_leaf_record(struct ma_state *mas, const struct mt_leaf_wr *lw)
-{
-	struct mt_leaf_rec *rec = mt_leaf_rec(mas->alloc);
-
-	rec->index = mas->index;
-	rec->last = mas->last;
-	rec->first_k = lw->first_k;
-	rec->last_m = lw->last_m;
-	rec->k = lw->k;
-	rec->m = lw->m;
-	rec->end = lw->end;
-	rec->count = lw->count;
-	rec->null = !lw->entry;
-	mas->mas_flags |= MA_STATE_LEAF_REC;
-}
-
-/*
- * The recorded rewrite as @lw, if the store is the one analysed: the same
- * range and kind of entry, and mas->node the leaf holding the range (the
- * tree has not changed, its lock being held).  Else false.
- */
-static __always_inline bool mas_leaf_recorded(struct ma_state *mas,
-					      void *entry,
-					      struct mt_leaf_wr *lw)
-{
-	struct mt_leaf_rec *rec = mt_leaf_rec(mas->alloc);
-	struct maple_node *node;
-
-	mas->mas_flags &= ~MA_STATE_LEAF_REC;
-	if (rec->index != mas->index || rec->last != mas->last ||
-	    rec->null != !entry || !(mas->mas_flags & MA_STATE_LEAF_WALKED) ||
-	    !mas_is_active(mas) || mas->index < mas->min ||
-	    mas->index > mas->max)
-		return false;
-	node = mte_to_node(mas->node);
-	lw->node = node;
-	lw->min = mas->min;
-	lw->max = mas->max;
-	lw->entry = entry;
-	lw->kind = MT_LEAF_REWRITE;
-	lw->k = rec->k;
-	lw->m = rec->m;
-	lw->end = rec->end;
-	lw->count = rec->count;
-	lw->first_k = rec->first_k;
-	lw->last_m = rec->last_m;
-	lw->first = mas->index;
-	lw->last = mas->last;
-	lw->content = mt_slot_locked(mas->tree, node->mr64.slot, rec->k);
 	return true;
 }
 
@@ -3410,7 +3275,7 @@ static inline bool mt_leaf_needs_node(struct maple_tree *mt,
 	return lw->kind == MT_LEAF_REWRITE;
 }
 
-/* Write the new contents into @node, a zeroed node or the leaf itself. */
+/* Write the new contents into @node, a new node or the leaf itself. */
 static void mt_leaf_fill(struct maple_node *node, const struct mt_leaf_wr *lw)
 {
 	unsigned long *pivots = node->mr64.pivot;
@@ -3604,7 +3469,6 @@ static void mt_leaf_commit(struct maple_tree *mt, struct mt_leaf_wr *lw,
 
 	switch (lw->kind) {
 	case MT_LEAF_SPLIT_LAST:
-		mt->ma_wr_leaf = NULL;	/* the leaf's bounds change */
 		mt_leaf_copy_all(lw->pivot, lw->slot, node);
 		mt_leaf_gather(mt, lw, lw->pivot, lw->slot, false, false);
 		mt_leaf_split_last(mt, lw, new);
@@ -3629,8 +3493,6 @@ static void mt_leaf_commit(struct maple_tree *mt, struct mt_leaf_wr *lw,
 		}
 		mt_leaf_build(mt, lw, new);
 		new->parent = node->parent;
-		if (mt->ma_wr_leaf == node)
-			mt->ma_wr_leaf = new;	/* same bounds */
 		if (ma_is_root(node)) {
 			rcu_assign_pointer(mt->ma_root,
 				mte_mk_root(mt_mk_node(new, maple_leaf_64)));
@@ -3647,94 +3509,6 @@ static void mt_leaf_commit(struct maple_tree *mt, struct mt_leaf_wr *lw,
 	}
 	if (alloc)
 		mt_gap_push_up(node, lw->gap);
-}
-
-/*
- * mas_preallocate() found a boundary move at slot @at of @node, the
- * writers' leaf, changing a NULL range beside it as @nc says: record the
- * range, the slot and the leaf's largest gap after the move, so that the
- * store of the same range need not read the seam again.  Under the tree
- * lock and with no write in between, the leaf stays as it is; the store
- * checks the range and the entry (see mas_wr_move_recorded()).  False
- * (nothing recorded) where the gap would take a look at the leaf's other
- * ranges; the caller marks the record with MA_STATE_MOVE_REC.
- */
-static __always_inline bool mas_move_record(struct ma_state *mas,
-					    struct maple_node *node,
-					    unsigned char at,
-					    const struct mt_null_change *nc)
-{
-	unsigned long pword = (unsigned long)node->parent, gap = 0;
-
-	if (mt_wr_is_alloc(mas->tree) && !(pword & MAPLE_PARENT_ROOT)) {
-		gap = mt_parent_gap(pword);
-		if (nc->was != nc->now &&
-		    !mt_leaf_gap_after_known(mas->min, mas->max, gap, nc->was,
-					     nc->now, &gap))
-			return false;
-	}
-	mas->prep_offset = at;
-	mas->prep_index = mas->index;
-	mas->prep_last = mas->last;
-	mas->prep_gap = gap;
-	return true;
-}
-
-/*
- * The boundary move mas_move_record() recorded, for a store of the same
- * range: the entry must still be the one that takes the moved part (it is
- * what made the store a move).  Done, it clears @clear of the state's
- * flags.  False: the store goes the checked way.
- */
-static __always_inline bool mas_wr_move_recorded(struct ma_state *mas,
-						 void *entry, void **content,
-						 unsigned char clear)
-{
-	unsigned char flag = mas->mas_flags & MA_STATE_SINGLE;
-	struct maple_tree *mt = mas->tree;
-	struct maple_node *node = mt->ma_wr_leaf;
-	unsigned long *pivots = node->mr64.pivot;
-	void __rcu **slots = node->mr64.slot;
-	unsigned char at = mas->prep_offset;
-
-	if (mas->index != mas->prep_index || mas->last != mas->prep_last)
-		return false;
-	if (IS_ENABLED(CONFIG_DEBUG_MAPLE_TREE) &&
-	    entry == mt_slot_locked(mt, slots,
-				    at + (flag == MA_STATE_SINGLE_BEFORE))) {
-		unsigned char k = ma_offset(pivots, maple_leaf_64, mas->index);
-		unsigned char each_at;
-
-		/* The leaf must be as it was: the record still describes it. */
-		WARN_ON(mt_leaf_single_kind_each(mt, node, mt->ma_wr_min,
-						 mt->ma_wr_max, k, mas->index,
-						 mas->last, entry,
-						 &each_at) != flag ||
-			each_at != at);
-	}
-	if (flag == MA_STATE_SINGLE_LAST) {
-		if (entry != mt_slot_locked(mt, slots, at))
-			return false;
-		/* A NULL joining the one before starts in the next slot. */
-		*content = entry || mas->index <= pivots[at] ? entry :
-			   mt_slot_locked(mt, slots, at + 1);
-		if (!entry)
-			mas->index = at ? pivots[at - 1] + 1 : mt->ma_wr_min;
-		WRITE_ONCE(pivots[at], mas->last);
-	} else {
-		if (entry != mt_slot_locked(mt, slots, at + 1))
-			return false;
-		*content = mt_slot_locked(mt, slots, at);
-		if (!entry)
-			mas->last = at < MAPLE_RANGE64_SLOTS - 2 ?
-				    pivots[at + 1] : mt->ma_wr_max;
-		WRITE_ONCE(pivots[at], mas->index - 1);
-	}
-	mas->node = MAS_PAUSE;
-	mas->mas_flags &= ~clear;
-	if (mt_wr_is_alloc(mt))
-		mt_gap_push_from((unsigned long)node->parent, mas->prep_gap);
-	return true;
 }
 
 /*
@@ -3755,19 +3529,18 @@ static __always_inline bool mas_wr_single_prepared(struct ma_state *mas,
 	struct maple_node *node;
 	struct mt_seam s;
 
-	if ((mas->mas_flags & MA_STATE_MOVE_REC) &&
-	    mas_wr_move_recorded(mas, entry, content, MA_STATE_PREPARED))
-		return true;
+	/*
+	 * A state walked since to another leaf (or reset) is not at the
+	 * leaf of the record.  The conditions checked below are complete:
+	 * only the range and the entry may differ from what was prepared,
+	 * and a root leaf of few ranges has no single store recorded.
+	 */
+	if (!mas_wr_at_leaf(mas)) {
+		mas->mas_flags &= ~MA_STATE_PREPARED;
+		return false;
+	}
 	/* A record serves the next store only, whichever way it goes. */
 	mas->mas_flags &= ~MA_STATE_PREPARED;
-	/*
-	 * mas_preallocate() left the state at the writers' leaf: a state
-	 * walked elsewhere since (or reset) is not at it.  The leaf is as
-	 * mas_preallocate() found it, no root leaf of few ranges; only the
-	 * range and the entry may differ.
-	 */
-	if (mas->node != mt_mk_node(mt->ma_wr_leaf, maple_leaf_64))
-		return false;
 	node = mte_to_node(mas->node);
 	if (flag == MA_STATE_SINGLE_SLOT) {
 		if (!mt_leaf_single_fits(mt, node, min, max, flag, at, index,
@@ -3813,12 +3586,6 @@ static bool mas_wr_leaf_fast(struct ma_state *mas, void *entry,
 	struct maple_node *new = NULL;
 	struct mt_leaf_wr lw;
 
-	if ((mas->mas_flags & MA_STATE_LEAF_REC) &&
-	    mas_leaf_recorded(mas, entry, &lw)) {
-		mas->mas_flags &= ~MA_STATE_LEAF_REWRITE;
-		new = mas_pop_node(mas);
-		goto commit;
-	}
 	if (!mt_leaf_prepare(mas, entry, &lw, false))
 		return false;
 	if (mt_leaf_needs_node(mt, &lw)) {
@@ -3829,7 +3596,6 @@ static bool mas_wr_leaf_fast(struct ma_state *mas, void *entry,
 		if (!new)
 			return false;
 	}
-commit:
 	mt_leaf_commit(mt, &lw, new);
 	mas->index = lw.first;
 	mas->last = lw.last;
@@ -3843,9 +3609,6 @@ static noinline void *mas_wr_store_slow(struct ma_state *mas, void *entry)
 {
 	struct mt_wr wr;
 
-	/* Leaves may be replaced, split or merged: no hint survives. */
-	mas->tree->ma_wr_leaf = NULL;
-	mas->mas_flags &= ~MA_STATE_LEAF_REC;
 
 	mt_wr_prepare(&wr, mas, entry);
 	if (mt_wr_is_slot_store(&wr)) {
@@ -3973,9 +3736,6 @@ static noinline int mas_preallocate_nodes(struct ma_state *mas, void *entry,
 		mas_destroy(mas);
 		return -ENOMEM;
 	}
-	if ((mas->mas_flags & MA_STATE_LEAF_REWRITE) && nodes &&
-	    lw.kind == MT_LEAF_REWRITE)
-		mas_leaf_record(mas, &lw);
 	return 0;
 }
 
@@ -4002,10 +3762,7 @@ static noinline int mas_preallocate_nodes(struct ma_state *mas, void *entry,
  * The walk is left in @mas for the store, and so is what a single store
  * (one slot, one boundary) will do: mas_store_prealloc() checks that the
  * range and entry still make it one and carries it out without working it
- * out again.  A boundary move is recorded whole in @mas (the prep_*
- * fields: the slot, the range, the leaf's gap after it), and a store of
- * the same range only checks that the entry is the one that takes the
- * moved part.  What a leaf copy under RCU will do is kept in the node
+ * out again.  What a leaf copy under RCU will do is kept in the node
  * allocated for it and taken only by a store of the same range and kind
  * of entry (NULL or not).  The caller holds the tree lock, and writes
  * nothing else to the tree, until the matching mas_store_prealloc() with
@@ -4017,7 +3774,6 @@ static noinline int mas_preallocate_nodes(struct ma_state *mas, void *entry,
 int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
 {
 	unsigned char flags, flag, at;
-	struct mt_null_change nc;
 	struct maple_node *node;
 
 	if (unlikely(mas->index > mas->last))
@@ -4032,15 +3788,13 @@ int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
 	node = mte_to_node(mas->node);
 	at = mas->offset;
 	flag = mt_leaf_single_kind(mas->tree, node, mas->min, mas->max, at,
-				   mas->index, mas->last, entry, &at, &nc);
+				   mas->index, mas->last, entry, &at);
 	if (!flag) {
 		mas->mas_flags = flags;
 		return mas_preallocate_nodes(mas, entry, gfp, true);
 	}
 	flags |= flag;
 	mas->offset = at;
-	if (flag != MA_STATE_SINGLE_SLOT && mas_move_record(mas, node, at, &nc))
-		flags |= MA_STATE_MOVE_REC;
 	mas->mas_flags = flags;
 	/* Nodes left from before stay; a failed request is forgotten. */
 	if (unlikely(mas->alloc))
@@ -4048,26 +3802,6 @@ int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(mas_preallocate);
-
-/* The rest of mas_store_prealloc(): all but a recorded move taken as is. */
-static noinline void mas_store_prealloc_checked(struct ma_state *mas,
-						void *entry)
-{
-	void *content;
-
-	mas->mas_flags &= ~MA_STATE_MOVE_REC;
-	if ((mas->mas_flags & MA_STATE_SINGLE) && !mas->alloc &&
-	    mas_wr_single_prepared(mas, entry, &content)) {
-		mas->mas_flags = 0;
-		return;
-	}
-	mas_wr_store(mas, entry);
-	WARN_ON(mas_is_err(mas));
-	if (mas->alloc)
-		mas_destroy(mas);
-	else
-		mas->mas_flags = 0;
-}
 
 /**
  * mas_store_prealloc() - Store @entry with nodes from mas_preallocate().
@@ -4081,10 +3815,17 @@ void mas_store_prealloc(struct ma_state *mas, void *entry)
 	void *content;
 
 	/* A single store takes no node: nothing to free after. */
-	if ((mas->mas_flags & MA_STATE_MOVE_REC) && !mas->alloc &&
-	    mas_wr_move_recorded(mas, entry, &content, 0xff))
+	if ((mas->mas_flags & MA_STATE_SINGLE) && !mas->alloc &&
+	    mas_wr_single_prepared(mas, entry, &content)) {
+		mas->mas_flags = 0;
 		return;
-	mas_store_prealloc_checked(mas, entry);
+	}
+	mas_wr_store(mas, entry);
+	WARN_ON(mas_is_err(mas));
+	if (mas->alloc)
+		mas_destroy(mas);
+	else
+		mas->mas_flags = 0;
 }
 EXPORT_SYMBOL_GPL(mas_store_prealloc);
 
@@ -4349,7 +4090,6 @@ void __mt_destroy(struct maple_tree *mt)
 {
 	void *root = mt_root_locked(mt);
 
-	mt->ma_wr_leaf = NULL;
 	rcu_assign_pointer(mt->ma_root, NULL);
 	mt_set_height(mt, 0);
 	if (xa_is_node(root))
@@ -4778,7 +4518,6 @@ static int mt_dup_from_pool(struct maple_tree *mt, struct maple_tree *new,
 		return -EINVAL;
 	flags = (mt->ma_flags & ~MT_FLAGS_LOCK_MASK) |
 		(new->ma_flags & MT_FLAGS_LOCK_MASK);
-	new->ma_wr_leaf = NULL;
 	if (!xa_is_node(root)) {
 		new->ma_flags = flags;
 		rcu_assign_pointer(new->ma_root, root);
@@ -4895,7 +4634,6 @@ struct mt_check {
 	struct maple_tree *mt;
 	unsigned int height;
 	int errors;
-	bool wr_leaf_seen;		/* ma_wr_leaf met, at its bounds */
 	bool prev_null;			/* the range before was NULL */
 	bool have_prev;
 };
@@ -4927,9 +4665,6 @@ static unsigned long mt_check_node(struct mt_check *chk,
 		mt_check_fail(chk, node, "dead node in the tree");
 		return 0;
 	}
-	if (node == chk->mt->ma_wr_leaf && leaf &&
-	    min == chk->mt->ma_wr_min && max == chk->mt->ma_wr_max)
-		chk->wr_leaf_seen = true;
 	if (leaf != ma_is_leaf(type) ||
 	    (!leaf && type != mt_internal_type(chk->mt)))
 		mt_check_fail(chk, node, "type %u at depth %u of %u",
@@ -5054,10 +4789,6 @@ int mt_validate_errors(struct maple_tree *mt)
 		mt_check_node(&chk, mte_safe_root(root), 0, 0, ULONG_MAX,
 			      NULL, 0);
 	}
-	if (mt->ma_wr_leaf && !chk.wr_leaf_seen)
-		mt_check_fail(&chk, mt->ma_wr_leaf,
-			      "writers' leaf hint [%lu, %lu] is not a leaf there",
-			      mt->ma_wr_min, mt->ma_wr_max);
 	rcu_read_unlock();
 	return chk.errors;
 }

@@ -139,12 +139,6 @@ typedef struct { /* nothing */ } lockdep_map_p;
  * @ma_external_lock: lockdep handle of the caller's lock otherwise
  * @ma_root: NULL (empty), a single entry for index 0, or the root node
  * @ma_flags: MT_FLAGS_*, including the height
- * @ma_wr_leaf: the leaf the last write walked to (NULL: none), and
- * @ma_wr_min, @ma_wr_max: its bounds.  Writers only, under the tree lock:
- *	a write inside these bounds starts there instead of at the root (a
- *	process's brk() and mmap() calls land in the same leaf time after
- *	time); every write that replaces the leaf or moves its bounds
- *	updates or clears it.  Readers never look at it.
  */
 struct maple_tree {
 	union {
@@ -153,9 +147,6 @@ struct maple_tree {
 	};
 	void __rcu	*ma_root;
 	unsigned int	ma_flags;
-	struct maple_node *ma_wr_leaf;
-	unsigned long	ma_wr_min;
-	unsigned long	ma_wr_max;
 };
 
 /**
@@ -203,10 +194,6 @@ struct maple_tree {
  * @depth: unused, kept for the 6.1 layout (readers do not count levels)
  * @offset: slot of @index in @node
  * @mas_flags: internal state (bulk store, what mas_preallocate() found)
- * @prep_offset, @prep_index, @prep_last, @prep_gap: a boundary move that
- *                mas_preallocate() found, for the store of the same range:
- *                the pivot it moves, the range, the leaf's largest gap
- *                after it (internal; valid while @mas_flags say so)
  */
 struct ma_state {
 	struct maple_tree *tree;
@@ -219,10 +206,6 @@ struct ma_state {
 	unsigned char depth;
 	unsigned char offset;
 	unsigned char mas_flags;
-	unsigned char prep_offset;
-	unsigned long prep_index;
-	unsigned long prep_last;
-	unsigned long prep_gap;
 };
 
 /*
@@ -478,7 +461,6 @@ static inline bool mt_external_lock(const struct maple_tree *mt)
 static inline void mt_init_flags(struct maple_tree *mt, unsigned int flags)
 {
 	mt->ma_flags = flags;
-	mt->ma_wr_leaf = NULL;
 	if (!mt_external_lock(mt))
 		spin_lock_init(&mt->ma_lock);
 	rcu_assign_pointer(mt->ma_root, NULL);
