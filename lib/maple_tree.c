@@ -4617,6 +4617,16 @@ EXPORT_SYMBOL(mtree_dup);
  */
 void __init maple_tree_init(void)
 {
+	/*
+	 * Every mm_struct and every other tree pays for struct maple_tree,
+	 * every walker for struct ma_state: Linux's sizes (the lock as the
+	 * build makes it; a state of eight words, as in Linux 6.1).
+	 */
+	BUILD_BUG_ON(sizeof(struct maple_tree) >
+		     ALIGN(sizeof(spinlock_t), sizeof(void *)) +
+		     2 * sizeof(void *));
+	BUILD_BUG_ON(sizeof(struct ma_state) > 8 * sizeof(unsigned long));
+
 	if (maple_node_cache)
 		return;
 	maple_node_cache = kmem_cache_create("maple_node",
