@@ -479,6 +479,68 @@ bench_loop_brk_cycle(struct maple_tree *mt, struct bench_vma *heap,
 	return err;
 }
 
+/*
+ * The same two cycles through mas_store_gfp() from a reset state, as every
+ * other caller than the VMA code's preallocation writes: each store walks
+ * from the root and works out its own write.
+ */
+BENCH_NOINLINE unsigned long
+bench_loop_mmap_cycle_gfp(struct maple_tree *mt, unsigned long n)
+{
+	void *vma = &bench_mmap_vma;
+	MA_STATE(mas, mt, 0, 0);
+	unsigned long err = 0, k, start;
+
+	for (k = 0; k < n; k++) {
+		mas_reset(&mas);
+		if (mas_empty_area_rev(&mas, 0, BENCH_MMAP_HIGH,
+				       BENCH_MMAP_SIZE))
+			return err + n - k;
+		start = mas.index;
+		mas_set(&mas, start);
+		err += mas_walk(&mas) != NULL;
+		mas_set_range(&mas, start, start + BENCH_MMAP_SIZE - 1);
+		err += mas_store_gfp(&mas, vma, GFP_KERNEL) != 0;
+		mas_set(&mas, start);
+		err += mas_walk(&mas) != vma;
+		mas_set_range(&mas, start, start + BENCH_MMAP_SIZE - 1);
+		err += mas_store_gfp(&mas, NULL, GFP_KERNEL) != 0;
+	}
+	return err;
+}
+
+BENCH_NOINLINE unsigned long
+bench_loop_brk_cycle_gfp(struct maple_tree *mt, struct bench_vma *heap,
+			 unsigned long n)
+{
+	unsigned long err = 0, k, end = heap->last;
+	MA_STATE(mas, mt, 0, 0);
+
+	for (k = 0; k < n; k++) {
+		mas_set_range(&mas, heap->start, end + BENCH_PAGE);
+		err += mas_store_gfp(&mas, heap, GFP_KERNEL) != 0;
+		mas_set_range(&mas, end + 1, end + BENCH_PAGE);
+		err += mas_store_gfp(&mas, NULL, GFP_KERNEL) != 0;
+	}
+	return err;
+}
+
+/* Exact-range overwrites of the VMA tree through mas_store_gfp(). */
+BENCH_NOINLINE unsigned long
+bench_loop_overwrite_gfp(struct maple_tree *mt, const struct layout *lay,
+			 const unsigned long *pick, unsigned long n)
+{
+	unsigned long err = 0, k, i;
+	MA_STATE(mas, mt, 0, 0);
+
+	for (k = 0; k < n; k++) {
+		i = pick[k];
+		mas_set_range(&mas, lay->alt[i].start, lay->alt[i].last);
+		err += mas_store_gfp(&mas, &lay->alt[i], GFP_KERNEL) != 0;
+	}
+	return err;
+}
+
 static void vma_tree_build(struct maple_tree *mt, const struct layout *lay)
 {
 	MA_STATE(mas, mt, 0, 0);
@@ -527,6 +589,12 @@ static unsigned long run_vma_cycles(const char *op, struct maple_tree *mt,
 		down_write(&bench_mmap_lock);
 		if (!strcmp(op, "mmap_cycle"))
 			err += bench_loop_mmap_cycle(mt, chunk);
+		else if (!strcmp(op, "mmap_cycle_gfp"))
+			err += bench_loop_mmap_cycle_gfp(mt, chunk);
+		else if (!strcmp(op, "brk_cycle_gfp"))
+			err += bench_loop_brk_cycle_gfp(mt,
+							&lay->vma[lay->nr - 1],
+							chunk);
 		else
 			err += bench_loop_brk_cycle(mt, &lay->vma[lay->nr - 1],
 						    chunk);
@@ -1434,7 +1502,7 @@ static int run_loop(void)
 		return ret;
 	}
 
-	if (!strcmp(op, "mmap_cycle") || !strcmp(op, "brk_cycle")) {
+	if (strstr(op, "_cycle")) {
 		layout_init(&lay, opts.loop_size);
 		vma_tree_build(&mt, &lay);
 		res = run_vma_cycles(op, &mt, &lay, n, true);
@@ -1442,6 +1510,22 @@ static int run_loop(void)
 			ret = 1;
 		else
 			tree_check(&mt, &lay, op);
+		vma_tree_destroy(&mt);
+		layout_free(&lay);
+		return ret;
+	}
+
+	if (!strcmp(op, "overwrite_gfp")) {
+		layout_init(&lay, opts.loop_size);
+		vma_tree_build(&mt, &lay);
+		arg = make_picks(lay.nr, n, BENCH_SEED + 13);
+		down_write(&bench_mmap_lock);
+		if (bench_loop_overwrite_gfp(&mt, &lay, arg, n))
+			ret = 1;
+		up_write(&bench_mmap_lock);
+		if (!ret)
+			tree_check(&mt, &lay, op);
+		free(arg);
 		vma_tree_destroy(&mt);
 		layout_free(&lay);
 		return ret;
@@ -1469,7 +1553,8 @@ static int run_loop(void)
 			ret = 1;
 	} else {
 		die("unknown --ops %s (mtree_load, mas_walk, overwrite, "
-		    "iterate, empty_area_rev, mmap_cycle, brk_cycle)", op);
+		    "iterate, empty_area_rev, mmap_cycle, brk_cycle, "
+		    "overwrite_gfp, mmap_cycle_gfp, brk_cycle_gfp)", op);
 	}
 	if (!ret)
 		tree_check(&mt, &lay, op);
@@ -1479,17 +1564,27 @@ static int run_loop(void)
 	return ret;
 }
 
+/*
+ * @op runs as itself and, but for the VMA tree's own ops (mas_store_gfp()
+ * and the cycles), again on the --flags tree as <op>_vma; a target of a
+ * derived metric (@derived) only names it.
+ */
 struct insn_target {
 	const char *op;
 	double target;
+	bool derived;
 };
 
 static const struct insn_target insn_targets[] = {
-	{ "mtree_load", 150 },
-	{ "mas_walk", 150 },
-	{ "overwrite", 200 },
-	{ "mmap_cycle", 2500 },
-	{ "brk_cycle", 500 },
+	{ "mtree_load", 150, false },
+	{ "mas_walk", 150, false },
+	{ "overwrite", 200, false },
+	{ "mmap_cycle", 2500, false },
+	{ "brk_cycle", 500, false },
+	{ "mas_walk_vma", 150, true },
+	{ "overwrite_gfp", 200, false },
+	{ "mmap_cycle_gfp", 2500, false },
+	{ "brk_cycle_gfp", 500, false },
 };
 
 static double insn_target_of(const char *metric)
@@ -1651,9 +1746,11 @@ static void bench_callgrind(void)
 		const char *op = insn_targets[i].op;
 		char name[BENCH_NAME_LEN];
 
+		if (insn_targets[i].derived)
+			continue;
 		ok &= callgrind_count(self, dir, op, op, opts.loop_size, n,
 				      0);
-		if (strstr(op, "_cycle"))
+		if (strstr(op, "_cycle") || strstr(op, "_gfp"))
 			continue;
 		snprintf(name, sizeof(name), "%s_vma", op);
 		ok &= callgrind_count(self, dir, op, name, opts.loop_size, n,
@@ -2131,7 +2228,9 @@ static void usage(void)
 "  --no-json          do not write a JSON file\n"
 "  --ops NAME --count N [--size S]\n"
 "                     run N operations NAME (mtree_load, mas_walk,\n"
-"                     overwrite, empty_area_rev) on S ranges and exit;\n"
+"                     overwrite, iterate, empty_area_rev, mmap_cycle,\n"
+"                     brk_cycle, overwrite_gfp, mmap_cycle_gfp,\n"
+"                     brk_cycle_gfp) on S ranges and exit;\n"
 "                     used by --callgrind\n",
 		BENCH_DEFAULT_FLAGS);
 	exit(2);
