@@ -4,9 +4,11 @@
  *
  * All grace-period machinery is liburcu's.  This file only registers
  * threads on demand (and unregisters them at thread exit), refuses the
- * calls that would deadlock, implements kfree_rcu() on call_rcu(), and, in
- * ThreadSanitizer builds, tells TSan about the ordering a grace period
- * provides (liburcu is not instrumented, so TSan cannot see it).
+ * calls that would deadlock, implements kfree_rcu() on call_rcu(), in
+ * ThreadSanitizer builds tells TSan about the ordering a grace period
+ * provides (liburcu is not instrumented, so TSan cannot see it), and in
+ * builds with TOOLS_RCU_PENDING (the fuzzer) counts the callbacks still
+ * waiting for a grace period.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -94,27 +96,72 @@ void rcu_barrier(void)
 	rcu_tsan_acquire();
 }
 
-#ifdef __TOOLS_TSAN
-/* The real request, wrapped so the callback can acquire first. */
-struct rcu_tsan_req {
+#if defined(__TOOLS_TSAN) || defined(TOOLS_RCU_PENDING)
+/*
+ * The real request, wrapped: so that the callback can acquire first (TSan),
+ * and so that callbacks still waiting for their grace period are counted
+ * (TOOLS_RCU_PENDING, see kmem_nr_live_settled()).
+ */
+struct rcu_wrap_req {
 	struct rcu_head rh;
 	struct rcu_head *head;
 	rcu_callback_t func;
 };
 
-static void rcu_tsan_callback(struct rcu_head *rh)
-{
-	struct rcu_tsan_req *req = (struct rcu_tsan_req *)rh;
+#ifdef TOOLS_RCU_PENDING
+/*
+ * Callbacks queued and not yet run, and a sequence count that is odd while
+ * one runs (it frees an object, then leaves the queue): a reader that saw
+ * the count even and unchanged around its reads saw both at rest.
+ */
+static long rcu_pending_nr;
+static unsigned long rcu_pending_seq;
 
-	__tsan_acquire(req);
-	rcu_tsan_acquire();
+static void rcu_pending_run(struct rcu_wrap_req *req)
+{
+	__atomic_add_fetch(&rcu_pending_seq, 1, __ATOMIC_SEQ_CST);
 	req->func(req->head);
+	__atomic_sub_fetch(&rcu_pending_nr, 1, __ATOMIC_SEQ_CST);
+	__atomic_add_fetch(&rcu_pending_seq, 1, __ATOMIC_SEQ_CST);
+}
+
+long kmem_nr_live_settled(void)
+{
+	unsigned long seq;
+	long live;
+
+	for (;;) {
+		seq = __atomic_load_n(&rcu_pending_seq, __ATOMIC_SEQ_CST);
+		if (seq & 1)
+			continue;
+		live = kmem_nr_live() -
+		       __atomic_load_n(&rcu_pending_nr, __ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&rcu_pending_seq, __ATOMIC_SEQ_CST) == seq)
+			return live;
+	}
+}
+#else
+static void rcu_pending_run(struct rcu_wrap_req *req)
+{
+	req->func(req->head);
+}
+#endif
+
+static void rcu_wrap_callback(struct rcu_head *rh)
+{
+	struct rcu_wrap_req *req = (struct rcu_wrap_req *)rh;
+
+#ifdef __TOOLS_TSAN
+	__tsan_acquire(req);
+#endif
+	rcu_tsan_acquire();
+	rcu_pending_run(req);
 	free(req);
 }
 
 void call_rcu(struct rcu_head *head, rcu_callback_t func)
 {
-	struct rcu_tsan_req *req = malloc(sizeof(*req));
+	struct rcu_wrap_req *req = malloc(sizeof(*req));
 
 	__rcu_ensure_registered();
 	if (!req) {
@@ -124,8 +171,13 @@ void call_rcu(struct rcu_head *head, rcu_callback_t func)
 	}
 	req->head = head;
 	req->func = func;
+#ifdef __TOOLS_TSAN
 	__tsan_release(req);
-	urcu_memb_call_rcu(&req->rh, rcu_tsan_callback);
+#endif
+#ifdef TOOLS_RCU_PENDING
+	__atomic_add_fetch(&rcu_pending_nr, 1, __ATOMIC_SEQ_CST);
+#endif
+	urcu_memb_call_rcu(&req->rh, rcu_wrap_callback);
 }
 #else
 void call_rcu(struct rcu_head *head, rcu_callback_t func)

@@ -211,6 +211,17 @@ long kmem_nr_freed(void);
 long kmem_nr_live(void);
 
 /**
+ * kmem_nr_live_settled() - Objects that stay allocated once every callback
+ * queued with call_rcu() has run.
+ *
+ * kmem_nr_live() less the callbacks still waiting for a grace period, read
+ * at one moment, without waiting: each callback the tree queues frees one
+ * object.  Only in builds with TOOLS_RCU_PENDING (the fuzzer's), where
+ * call_rcu() counts its callbacks.
+ */
+long kmem_nr_live_settled(void);
+
+/**
  * kmem_cache_nr_live() - Objects of one cache allocated and not yet freed.
  * @s: The cache, or NULL for the kmalloc family.
  *
