@@ -2474,77 +2474,19 @@ mt_wr_find_leaf(struct maple_tree *mt, unsigned long index,
 	return mte_to_node(enode);
 }
 
-/*
- * The common overwrite: [@index, @last] is exactly one existing range, so
- * one pointer store does it, beside RCU readers too.  The walk keeps the
- * bounds of the slot it takes at each level as the readers' walk does;
- * @alloc selects the internal node layout.  Anything else, a gap change
- * or a NULL that would sit beside another NULL included, is left to the
- * full write path.
- */
-static __always_inline bool mt_slot_overwrite(struct maple_tree *mt,
-					      unsigned long index,
-					      unsigned long last, void *entry,
-					      void **content, bool alloc)
-{
-	const unsigned char npiv = MAPLE_RANGE64_SLOTS - 1;
-	unsigned long min, max, lo, hi;
-	unsigned long *pivots, *p;
-	struct maple_node *node;
-	void __rcu **slot;
-	void *old;
-
-	node = mt_wr_find_leaf(mt, index, &min, &max, alloc);
-	if (unlikely(!node))
-		return false;
-	pivots = node->mr64.pivot;
-	p = ma_find_pivot(node, npiv, index, false);
-	lo = p != pivots ? p[-1] + 1 : min;
-	hi = p != pivots + npiv ? p[0] : max;
-	slot = (void __rcu **)(p + npiv);
-	if (lo != index || hi != last)
-		return false;
-	/* See mt_wr_is_slot_store() on root leaves of one or two ranges. */
-	if (ma_is_root(node) && pivots[1] == ULONG_MAX)
-		return false;
-	old = mt_slot_locked(mt, slot, 0);
-	if (!entry) {
-		/* A NULL must not end up beside another NULL. */
-		if (p == pivots || p >= pivots + npiv - 1 ||
-		    p[1] == p[0] || !mt_slot_locked(mt, slot - 1, 0) ||
-		    !mt_slot_locked(mt, slot + 1, 0))
-			return false;
-	}
-	if (alloc && !old != !entry)
-		return false;
-	rcu_assign_pointer(*slot, entry);
-	*content = old;
-	return true;
-}
-
-static __always_inline bool mt_slot_overwrite_any(struct maple_tree *mt,
-						  unsigned long index,
-						  unsigned long last,
-						  void *entry, void **content)
-{
-	if (mt_is_alloc(mt))
-		return mt_slot_overwrite(mt, index, last, entry, content, true);
-	return mt_slot_overwrite(mt, index, last, entry, content, false);
-}
-
 /* ------------------------------------------------------------------------
  * Writes inside one leaf
  *
  * Most writes to a VMA tree change one leaf and leave it neither over full
  * nor under half full: mmap() splits a NULL range, munmap() merges one back,
  * brk() moves one boundary.  They are done here without the planning
- * machinery below: the leaf's new contents are gathered into a struct
- * mt_leaf_wr, then written as one of
- *  - MT_LEAF_SLOT: one slot changes, a single pointer store;
- *  - MT_LEAF_PIVOT: one boundary moves and no entry changes, a single pivot
- *    store (in RCU mode too: see mt_leaf_needs_node());
- *  - MT_LEAF_REWRITE: anything else, the leaf rewritten in place outside
- *    RCU mode, or a new leaf published with one rcu_assign_pointer();
+ * machinery below, as one of
+ *  - a single store (see mt_leaf_single_kind()): one slot changes, a
+ *    single pointer store, or one boundary moves and no entry changes, a
+ *    single pivot store (in RCU mode too: see mt_seam_move());
+ *  - MT_LEAF_REWRITE: anything else, the leaf's new contents gathered in
+ *    a struct mt_leaf_wr and written in place outside RCU mode, or a new
+ *    leaf published with one rcu_assign_pointer();
  *  - MT_LEAF_SPLIT_LAST: outside RCU mode, in a plain tree or a bulk load,
  *    an append that overflows the last leaf: the leaf keeps the first
  *    sixteen slots in place and one new leaf takes the rest, added at the
@@ -2556,8 +2498,6 @@ static __always_inline bool mt_slot_overwrite_any(struct maple_tree *mt,
  * path.
  */
 enum mt_leaf_kind {
-	MT_LEAF_SLOT,
-	MT_LEAF_PIVOT,
 	MT_LEAF_REWRITE,
 	MT_LEAF_SPLIT_LAST,
 };
@@ -2567,17 +2507,15 @@ struct mt_leaf_wr {
 	unsigned long min, max;		/* its bounds */
 	unsigned char end;		/* its last used slot now */
 	unsigned char count;		/* slots of the new contents */
-	unsigned char at;		/* the one slot or pivot that changes */
+	unsigned char at;		/* the slot of the entry, once gathered */
 	unsigned char k, m;		/* MT_LEAF_REWRITE: old slots replaced */
 	enum mt_leaf_kind kind;
-	unsigned char single;		/* MA_STATE_SINGLE_*: a single store */
 	/* The stored range; once gathered, with the NULLs it merged. */
 	unsigned long first, last;
 	/* MT_LEAF_REWRITE: slot k's first index, slot m's last. */
 	unsigned long first_k, last_m;
 	void *content;			/* what was at the first index */
 	unsigned long gap;		/* largest NULL range of the new leaf */
-	unsigned long piv;		/* MT_LEAF_PIVOT: the moved pivot */
 	void *entry;			/* the entry stored */
 	unsigned long pivot[MAPLE_RANGE64_SLOTS + 2];
 	void *slot[MAPLE_RANGE64_SLOTS + 2];
@@ -2867,13 +2805,14 @@ static unsigned char mt_leaf_single_kind_each(struct maple_tree *mt,
  * the next (LAST at @k) or, for a NULL after a NULL, the head of the slot
  * (LAST at @k - 1); from inside the slot, its tail, with the next slot
  * for the next slot's entry (BEFORE).  The conditions are those of
- * mt_leaf_single_fits() with what the position rules out left out.
+ * mt_leaf_single_fits() with what the position rules out left out.  A
+ * boundary move's seam goes to @s, as mt_seam_read() would read it.
  */
 static __always_inline unsigned char
 mt_leaf_single_kind(struct maple_tree *mt, struct maple_node *node,
 		    unsigned long min, unsigned long max, unsigned char k,
 		    unsigned long index, unsigned long last, void *entry,
-		    unsigned char *at)
+		    unsigned char *at, struct mt_seam *s)
 {
 	unsigned long *pivots = node->mr64.pivot;
 	void __rcu **slots = node->mr64.slot;
@@ -2895,60 +2834,53 @@ mt_leaf_single_kind(struct maple_tree *mt, struct maple_node *node,
 			if (k && !entry && !mt_slot_locked(mt, slots, k - 1)) {
 				flag = MA_STATE_SINGLE_LAST;
 				*at = k - 1;
+				/* The seam after slot k - 1: slot k is next. */
+				s->lo = ma_pivot_min(pivots, k - 1, min);
+				s->hi = lo - 1;
+				s->next_hi = hi;
+				s->cur = NULL;
+				s->next = mt_slot_locked(mt, slots, k);
 			}
 		} else if (hi != max && entry == mt_slot_locked(mt, slots, k)) {
 			/* hi < max: slot k is not the last, k < 15. */
 			next_hi = k < MAPLE_RANGE64_SLOTS - 2 ? pivots[k + 1] :
 								max;
-			if (last < next_hi)
+			if (last < next_hi) {
 				flag = MA_STATE_SINGLE_LAST;
+				s->lo = lo;
+				s->hi = hi;
+				s->next_hi = next_hi;
+				s->cur = entry;
+				s->next = mt_slot_locked(mt, slots, k + 1);
+			}
 		}
 	} else if (hi != max && entry == mt_slot_locked(mt, slots, k + 1)) {
 		next_hi = k < MAPLE_RANGE64_SLOTS - 2 ? pivots[k + 1] : max;
-		if (last == next_hi || (!entry && last == hi))
+		if (last == next_hi || (!entry && last == hi)) {
 			flag = MA_STATE_SINGLE_BEFORE;
+			s->lo = lo;
+			s->hi = hi;
+			s->next_hi = next_hi;
+			s->cur = mt_slot_locked(mt, slots, k);
+			s->next = entry;
+		}
 	}
 	if (IS_ENABLED(CONFIG_DEBUG_MAPLE_TREE)) {
 		unsigned char each_at, each;
 
+		struct mt_seam read;
+
 		each = mt_leaf_single_kind_each(mt, node, min, max, k, index,
 						last, entry, &each_at);
 		WARN_ON(each != flag || (flag && each_at != *at));
+		/* The seam handed over is the one the move will change. */
+		if (flag && flag != MA_STATE_SINGLE_SLOT)
+			WARN_ON(!mt_seam_read(mt, node, min, max, *at, &read) ||
+				read.lo != s->lo || read.hi != s->hi ||
+				read.next_hi != s->next_hi ||
+				read.cur != s->cur || read.next != s->next);
 	}
 	return flag;
-}
-
-/*
- * A single store of kind @flag at @at into the leaf of @lw: what it will
- * do, as the one-leaf write records it.
- */
-static __always_inline void mt_leaf_single_set(struct maple_tree *mt,
-					       struct mt_leaf_wr *lw,
-					       unsigned char flag,
-					       unsigned char at,
-					       unsigned long index,
-					       unsigned long last)
-{
-	unsigned long *pivots = lw->node->mr64.pivot;
-
-	lw->single = flag;
-	lw->at = at;
-	lw->first = index;
-	lw->last = last;
-	lw->kind = MT_LEAF_PIVOT;
-	if (flag == MA_STATE_SINGLE_SLOT) {
-		lw->kind = MT_LEAF_SLOT;
-	} else if (flag == MA_STATE_SINGLE_LAST) {
-		lw->first = ma_pivot_min(pivots, at, lw->min);
-		lw->piv = last;
-	} else {
-		lw->last = ma_pivot_max(pivots, maple_leaf_64, at + 1,
-					lw->max);
-		lw->piv = index - 1;
-	}
-	/* @index is in slot @at, but for a NULL over the head of the next. */
-	lw->content = mt_slot_locked(mt, lw->node->mr64.slot,
-				     at + (index != lw->first));
 }
 
 /*
@@ -3058,27 +2990,22 @@ static bool mt_leaf_may_split_last(struct ma_state *mas,
 }
 
 /*
- * Work out the store of @entry over [mas->index, mas->last] as a one-leaf
- * write, leaving mas at the leaf; with @count_only, only whether it is one
- * and its kind (what mas_preallocate() needs, once it has ruled out the
- * single stores), without what the commit needs (mt_leaf_gather() builds
- * the new contents there, into the node that takes them).  Returns false
- * if it is not one; nothing was changed.
+ * Work out the store of @entry over [mas->index, mas->last], which is no
+ * single store, as a rewrite of the leaf mas stands on: whether it is one
+ * and its kind, and what mt_leaf_gather() needs to build the new contents
+ * (into the node that takes them).  Returns false if it is not one;
+ * nothing was changed.
  */
 static __always_inline bool mt_leaf_prepare(struct ma_state *mas,
-					    void *entry, struct mt_leaf_wr *lw,
-					    bool count_only)
+					    void *entry, struct mt_leaf_wr *lw)
 {
 	struct maple_tree *mt = mas->tree;
 	unsigned long index = mas->index, last = mas->last;
 	struct maple_node *node;
 	unsigned long *pivots, first_k, last_m;
 	void __rcu **slots;
-	unsigned char k, m, end, at, n;
+	unsigned char k, m, end, n;
 
-	/* mas_preallocate() has found the leaf. */
-	if (!count_only && !mas_wr_find_leaf(mas))
-		return false;
 	node = mte_to_node(mas->node);
 	lw->min = mas->min;
 	lw->max = mas->max;
@@ -3087,24 +3014,6 @@ static __always_inline bool mt_leaf_prepare(struct ma_state *mas,
 	k = mas->offset;
 	lw->node = node;
 	lw->entry = entry;
-	lw->single = 0;
-	at = k;
-	if (count_only)
-		;
-	else if (!(mas->mas_flags & MA_STATE_LEAF_REWRITE) ||
-		 mt_wr_in_rcu(mt))
-		lw->single = mt_leaf_single_kind(mt, node, lw->min, lw->max, k,
-						 index, last, entry, &at);
-	else
-		mas->mas_flags &= ~MA_STATE_LEAF_REWRITE;
-	lw->at = at;
-	if (lw->single) {
-		if (!count_only)
-			mt_leaf_single_set(mt, lw, lw->single, at, index,
-					   last);
-		return true;
-	}
-
 	pivots = node->mr64.pivot;
 	slots = node->mr64.slot;
 	end = ma_data_end(node, maple_leaf_64, lw->max);
@@ -3433,31 +3342,59 @@ static __always_inline void mt_seam_move(struct maple_tree *mt,
 }
 
 /*
- * Carry out a single store into the leaf @node over [@min, @max]: @entry
- * into slot @at (MT_LEAF_SLOT) or pivot @at moved to @piv (MT_LEAF_PIVOT).
+ * Carry out the single stores (see mt_leaf_single_kind()) on the leaf mas
+ * stands on, the kind known to fit its range and entry.  Each leaves
+ * mas->index and mas->last at the range stored (a NULL's, with the NULL it
+ * joined), pauses the state and returns what was at mas->index.
  */
-static __always_inline void
-mt_leaf_single_commit(struct maple_tree *mt, struct maple_node *node,
-		      unsigned long min, unsigned long max,
-		      enum mt_leaf_kind kind, unsigned char at, void *entry,
-		      unsigned long piv)
-{
-	unsigned long *pivots = node->mr64.pivot;
-	void __rcu **slots = node->mr64.slot;
-	unsigned long size, was = 0;
-	struct mt_seam s;
 
-	if (kind != MT_LEAF_SLOT) {
-		if (mt_seam_read(mt, node, min, max, at, &s))
-			mt_seam_move(mt, node, min, max, at, &s, piv);
-		return;
-	}
-	size = ma_pivot_max(pivots, maple_leaf_64, at, max) -
-	       ma_pivot_min(pivots, at, min) + 1;
-	if (!mt_slot_locked(mt, slots, at))
-		was = size;
+/* MA_STATE_SINGLE_SLOT: @entry into slot @at, a single pointer store. */
+static __always_inline void *mas_wr_slot_store(struct ma_state *mas,
+					       unsigned char at, void *entry)
+{
+	struct maple_node *node = mte_to_node(mas->node);
+	unsigned long min = mas->min, max = mas->max;
+	void __rcu **slots = node->mr64.slot;
+	unsigned long size;
+	void *content;
+
+	content = mt_slot_locked(mas->tree, slots, at);
 	rcu_assign_pointer(slots[at], entry);
-	mt_leaf_gap_changed(mt, node, min, max, was, entry ? 0 : size);
+	mas->node = MAS_PAUSE;
+	if (!content != !entry) {
+		size = mas->last - mas->index + 1;
+		mt_leaf_gap_changed(mas->tree, node, min, max,
+				    content ? 0 : size, entry ? 0 : size);
+	}
+	return content;
+}
+
+/*
+ * MA_STATE_SINGLE_LAST or _BEFORE at seam @s (after slot @at): one pivot
+ * store.
+ */
+static __always_inline void *mas_wr_move_store(struct ma_state *mas,
+					       unsigned char flag,
+					       unsigned char at,
+					       const struct mt_seam *s)
+{
+	struct maple_node *node = mte_to_node(mas->node);
+	unsigned long index = mas->index, piv;
+	void *content;
+
+	if (flag == MA_STATE_SINGLE_LAST) {
+		/* A NULL over the head of slot @at + 1 joins slot @at. */
+		content = index == s->lo ? s->cur : s->next;
+		piv = mas->last;
+		mas->index = s->lo;
+	} else {
+		content = s->cur;
+		piv = index - 1;
+		mas->last = s->next_hi;
+	}
+	mt_seam_move(mas->tree, node, mas->min, mas->max, at, s, piv);
+	mas->node = MAS_PAUSE;
+	return content;
 }
 
 /* Carry out a prepared one-leaf write; @new is a node if one is needed. */
@@ -3472,11 +3409,6 @@ static void mt_leaf_commit(struct maple_tree *mt, struct mt_leaf_wr *lw,
 		mt_leaf_copy_all(lw->pivot, lw->slot, node);
 		mt_leaf_gather(mt, lw, lw->pivot, lw->slot, false, false);
 		mt_leaf_split_last(mt, lw, new);
-		return;
-	case MT_LEAF_SLOT:
-	case MT_LEAF_PIVOT:
-		mt_leaf_single_commit(mt, node, lw->min, lw->max, lw->kind,
-				      lw->at, lw->entry, lw->piv);
 		return;
 	case MT_LEAF_REWRITE:
 		/* The gap is worked out from the leaf before the store. */
@@ -3546,47 +3478,38 @@ static __always_inline bool mas_wr_single_prepared(struct ma_state *mas,
 		if (!mt_leaf_single_fits(mt, node, min, max, flag, at, index,
 					 last, entry))
 			return false;
-		*content = mt_slot_locked(mt, node->mr64.slot, at);
-		mt_leaf_single_commit(mt, node, min, max, MT_LEAF_SLOT, at,
-				      entry, 0);
+		*content = mas_wr_slot_store(mas, at, entry);
 	} else {
 		if (!mt_seam_read(mt, node, min, max, at, &s) ||
 		    !mt_seam_move_fits(&s, flag, index, last, entry))
 			return false;
-		if (flag == MA_STATE_SINGLE_LAST) {
-			*content = index == s.lo ? s.cur : s.next;
-			mas->index = s.lo;
-			mt_seam_move(mt, node, min, max, at, &s, last);
-		} else {
-			*content = s.cur;
-			mas->last = s.next_hi;
-			mt_seam_move(mt, node, min, max, at, &s, index - 1);
-		}
+		*content = mas_wr_move_store(mas, flag, at, &s);
 	}
-	mas->node = MAS_PAUSE;
 	return true;
 }
 
 /* The same, for mas_store() and the other store paths. */
-static noinline bool mas_wr_single(struct ma_state *mas, void *entry,
-				   void **content)
+static noinline bool mas_wr_prepared(struct ma_state *mas, void *entry,
+				     void **content)
 {
 	return mas_wr_single_prepared(mas, entry, content);
 }
 
 /*
- * The one-leaf write of @entry over [mas->index, mas->last], with a node
- * from the state's pool or allocated without sleeping.  False if the write
- * is not one, or no node could be had: the full path then takes over.
+ * The write of @entry over [mas->index, mas->last] as a rewrite of the leaf
+ * mas stands on, with a node from the state's pool or allocated without
+ * sleeping.  False if the write is not one, or no node could be had: the
+ * rebuild then takes over.  Out of line: a single store, far more common,
+ * does not pay for struct mt_leaf_wr's frame.
  */
-static bool mas_wr_leaf_fast(struct ma_state *mas, void *entry,
-			     void **content)
+static noinline bool mas_wr_rewrite(struct ma_state *mas, void *entry,
+				    void **content)
 {
 	struct maple_tree *mt = mas->tree;
 	struct maple_node *new = NULL;
 	struct mt_leaf_wr lw;
 
-	if (!mt_leaf_prepare(mas, entry, &lw, false))
+	if (!mt_leaf_prepare(mas, entry, &lw))
 		return false;
 	if (mt_leaf_needs_node(mt, &lw)) {
 		if (mas_allocated(mas))
@@ -3602,6 +3525,26 @@ static bool mas_wr_leaf_fast(struct ma_state *mas, void *entry,
 	mas->node = MAS_PAUSE;
 	*content = lw.content;
 	return true;
+}
+
+/*
+ * The store of @entry over [mas->index, mas->last] as a single store into
+ * the leaf mas stands on, if it is one (see mt_leaf_single_kind()).
+ */
+static __always_inline bool mas_wr_single(struct ma_state *mas, void *entry,
+					  void **content)
+{
+	struct mt_seam s = { };	/* set by a move's classification */
+	unsigned char flag, at = mas->offset;
+
+	flag = mt_leaf_single_kind(mas->tree, mte_to_node(mas->node),
+				   mas->min, mas->max, at, mas->index,
+				   mas->last, entry, &at, &s);
+	if (flag == MA_STATE_SINGLE_SLOT)
+		*content = mas_wr_slot_store(mas, at, entry);
+	else if (flag)
+		*content = mas_wr_move_store(mas, flag, at, &s);
+	return flag;
 }
 
 /* Every write but the single-slot overwrite: plan, allocate, rebuild. */
@@ -3641,7 +3584,7 @@ done:
  *
  * Return: the entry that was at mas->index.
  */
-static inline void *mas_wr_store(struct ma_state *mas, void *entry)
+static __always_inline void *mas_wr_store(struct ma_state *mas, void *entry)
 {
 	void *content;
 
@@ -3650,9 +3593,20 @@ static inline void *mas_wr_store(struct ma_state *mas, void *entry)
 		return NULL;
 	}
 	if ((mas->mas_flags & MA_STATE_SINGLE) &&
-	    mas_wr_single(mas, entry, &content))
+	    mas_wr_prepared(mas, entry, &content))
 		return content;
-	if (mas_wr_leaf_fast(mas, entry, &content))
+	if (!mas_wr_find_leaf(mas))
+		return mas_wr_store_slow(mas, entry);
+	/*
+	 * Outside RCU mode, a write mas_preallocate() found no single store
+	 * is a rewrite in place whatever the range: no need to look again.
+	 */
+	if ((mas->mas_flags & MA_STATE_LEAF_REWRITE) &&
+	    !mt_wr_in_rcu(mas->tree))
+		mas->mas_flags &= ~MA_STATE_LEAF_REWRITE;
+	else if (mas_wr_single(mas, entry, &content))
+		return content;
+	if (mas_wr_rewrite(mas, entry, &content))
 		return content;
 	return mas_wr_store_slow(mas, entry);
 }
@@ -3724,7 +3678,7 @@ static noinline int mas_preallocate_nodes(struct ma_state *mas, void *entry,
 	struct mt_leaf_wr lw;
 	unsigned long nodes;
 
-	if (leaf && mt_leaf_prepare(mas, entry, &lw, true)) {
+	if (leaf && mt_leaf_prepare(mas, entry, &lw)) {
 		mas->mas_flags |= MA_STATE_LEAF_REWRITE;
 		nodes = mt_leaf_needs_node(mas->tree, &lw);
 	} else {
@@ -3775,6 +3729,7 @@ int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
 {
 	unsigned char flags, flag, at;
 	struct maple_node *node;
+	struct mt_seam seam;
 
 	if (unlikely(mas->index > mas->last))
 		return -EINVAL;
@@ -3788,7 +3743,7 @@ int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
 	node = mte_to_node(mas->node);
 	at = mas->offset;
 	flag = mt_leaf_single_kind(mas->tree, node, mas->min, mas->max, at,
-				   mas->index, mas->last, entry, &at);
+				   mas->index, mas->last, entry, &at, &seam);
 	if (!flag) {
 		mas->mas_flags = flags;
 		return mas_preallocate_nodes(mas, entry, gfp, true);
@@ -3902,24 +3857,6 @@ EXPORT_SYMBOL_GPL(mas_erase);
  * Normal API writes
  */
 
-/*
- * Everything but the single-slot overwrite, for the normal API: the state
- * and its node pool live here, off the fast path.  Called and returns with
- * the tree lock held (mas_store_gfp() may drop it to allocate).
- */
-static noinline int mtree_store_locked(struct maple_tree *mt,
-				       unsigned long index, unsigned long last,
-				       void *entry, gfp_t gfp)
-{
-	MA_STATE(mas, mt, index, last);
-	int ret;
-
-	ret = mas_store_gfp(&mas, entry, gfp);
-	if (unlikely(mas.alloc))
-		mas_destroy(&mas);
-	return ret;
-}
-
 /**
  * mtree_store_range() - Store @entry over [@index, @last].
  * @mt: Maple tree.
@@ -3937,7 +3874,7 @@ static noinline int mtree_store_locked(struct maple_tree *mt,
 int mtree_store_range(struct maple_tree *mt, unsigned long index,
 		      unsigned long last, void *entry, gfp_t gfp)
 {
-	void *old;
+	MA_STATE(mas, mt, index, last);
 	int ret;
 
 	/* As in 6.1, XA_ZERO_ENTRY and the values above it may be stored. */
@@ -3945,10 +3882,10 @@ int mtree_store_range(struct maple_tree *mt, unsigned long index,
 		return -EINVAL;
 
 	mtree_lock(mt);
-	if (mt_slot_overwrite_any(mt, index, last, entry, &old))
-		ret = 0;
-	else
-		ret = mtree_store_locked(mt, index, last, entry, gfp);
+	ret = mas_store_gfp(&mas, entry, gfp);
+	/* What a failed store allocated. */
+	if (unlikely(mas.alloc))
+		mas_destroy(&mas);
 	mtree_unlock(mt);
 	return ret;
 }
