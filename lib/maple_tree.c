@@ -443,6 +443,49 @@ static inline bool mte_is_leaf(const struct maple_enode *enode)
 }
 
 /* ------------------------------------------------------------------------
+ * State flags (ma_state.mas_flags), all of them
+ *
+ * What an operation leaves for the next one on the same state: a bulk
+ * load, or what mas_preallocate() found for the store that follows.
+ */
+
+/*
+ * mas_expected_entries() was called: the ascending stores that follow
+ * build full nodes (Linux 6.1 calls this bulk mode).
+ */
+#define MA_STATE_BULK		0x04
+
+/*
+ * mas_preallocate() leaves the leaf it walked to in the state, marked so:
+ * the tree lock is held until mas_store_prealloc(), which starts there.
+ */
+#define MA_STATE_LEAF_WALKED	0x02
+
+/*
+ * mas_preallocate() found a single store (see mt_leaf_single_fits()) and
+ * left its slot or pivot in mas->offset: the store needs no analysis.
+ */
+#define MA_STATE_SINGLE		0x18
+#define MA_STATE_SINGLE_SLOT	0x08	/* the entry into slot offset */
+#define MA_STATE_SINGLE_LAST	0x10	/* pivot offset moves to mas->last */
+#define MA_STATE_SINGLE_BEFORE	0x18	/* pivot offset moves below index */
+
+/* What mas_preallocate() leaves for the next store (and it ends). */
+#define MA_STATE_PREPARED	(MA_STATE_SINGLE | MA_STATE_LEAF_WALKED)
+
+/*
+ * mas_preallocate() found a one-leaf write that is not a single store.
+ * Outside RCU mode the store need not look for one: a rewrite in place
+ * does any write inside the leaf, so the mark cannot mislead even if the
+ * range stored is not the one prepared.  In RCU mode a rewrite replaces
+ * the leaf where a single store keeps it, and a state parked on the leaf
+ * may rely on that (see "Maple states across writes" in
+ * Documentation/core-api/maple_tree.rst): there the store classifies its
+ * own range.
+ */
+#define MA_STATE_LEAF_REWRITE	0x20
+
+/* ------------------------------------------------------------------------
  * Node allocation
  *
  * A ma_state keeps the nodes allocated for its next write in ->alloc: a
@@ -1670,12 +1713,6 @@ struct mt_big {
 /* A level is cut into at most this many nodes. */
 #define MT_WR_MAX_OUT	DIV_ROUND_UP(MT_BIG_SLOTS, MAPLE_RANGE64_SLOTS)
 
-/*
- * mas_expected_entries() was called: the ascending stores that follow
- * build full nodes (Linux 6.1 calls this bulk mode).
- */
-#define MA_STATE_BULK	0x04
-
 struct mt_wr {
 	struct ma_state *mas;
 	struct maple_tree *mt;
@@ -2444,10 +2481,13 @@ static void mt_wr_slot_store(struct mt_wr *wr)
 					   lv->max));
 }
 
-/* The leaf holding @index, and its bounds; NULL if the tree has no node. */
+/*
+ * The writers' descent, under the tree lock: the leaf holding @index and
+ * its bounds; NULL if the tree has no node.
+ */
 static __always_inline struct maple_node *
-mt_wr_find_leaf(struct maple_tree *mt, unsigned long index,
-		unsigned long *minp, unsigned long *maxp, bool alloc)
+mt_descend_locked(struct maple_tree *mt, unsigned long index,
+		  unsigned long *minp, unsigned long *maxp, bool alloc)
 {
 	void *root = mt_root_locked(mt);
 	unsigned long below = ULONG_MAX, max = ULONG_MAX;
@@ -2521,45 +2561,16 @@ struct mt_leaf_wr {
 	void *slot[MAPLE_RANGE64_SLOTS + 2];
 };
 
-/*
- * mas_preallocate() leaves the leaf it walked to in the state, marked so:
- * the tree lock is held until mas_store_prealloc(), which starts there.
- */
-#define MA_STATE_LEAF_WALKED	0x02
-
-/*
- * mas_preallocate() found a single store (see mt_leaf_single_fits()) and
- * left its slot or pivot in mas->offset: the store needs no analysis.
- */
-#define MA_STATE_SINGLE		0x18
-#define MA_STATE_SINGLE_SLOT	0x08	/* the entry into slot offset */
-#define MA_STATE_SINGLE_LAST	0x10	/* pivot offset moves to mas->last */
-#define MA_STATE_SINGLE_BEFORE	0x18	/* pivot offset moves below index */
-
-/* What mas_preallocate() leaves for the next store (and it ends). */
-#define MA_STATE_PREPARED	(MA_STATE_SINGLE | MA_STATE_LEAF_WALKED)
-
-/*
- * mas_preallocate() found a one-leaf write that is not a single store.
- * Outside RCU mode the store need not look for one: a rewrite in place
- * does any write inside the leaf, so the mark cannot mislead even if the
- * range stored is not the one prepared.  In RCU mode a rewrite replaces
- * the leaf where a single store keeps it, and a state parked on the leaf
- * may rely on that (see "Maple states across writes" in
- * Documentation/core-api/maple_tree.rst): there the store classifies its
- * own range unless it finds the copy recorded for that range.
- */
-#define MA_STATE_LEAF_REWRITE	0x20
 
 /* Walk from the root to the leaf holding mas->index; NULL if none. */
-static noinline struct maple_node *mas_wr_walk_leaf(struct ma_state *mas)
+static noinline struct maple_node *mas_wr_descend(struct ma_state *mas)
 {
 	struct maple_tree *mt = mas->tree;
 
 	if (mt_is_alloc(mt))
-		return mt_wr_find_leaf(mt, mas->index, &mas->min, &mas->max,
+		return mt_descend_locked(mt, mas->index, &mas->min, &mas->max,
 				       true);
-	return mt_wr_find_leaf(mt, mas->index, &mas->min, &mas->max, false);
+	return mt_descend_locked(mt, mas->index, &mas->min, &mas->max, false);
 }
 
 /*
@@ -2575,7 +2586,7 @@ static __always_inline bool mas_wr_at_leaf(const struct ma_state *mas)
 }
 
 /* Point @mas at the leaf holding mas->index; false if there is none. */
-static __always_inline bool mas_wr_find_leaf(struct ma_state *mas)
+static __always_inline bool mas_wr_to_leaf(struct ma_state *mas)
 {
 	struct maple_node *node;
 
@@ -2585,7 +2596,7 @@ static __always_inline bool mas_wr_find_leaf(struct ma_state *mas)
 	 */
 	if (mas_wr_at_leaf(mas))
 		return true;
-	node = mas_wr_walk_leaf(mas);
+	node = mas_wr_descend(mas);
 	if (!node)
 		return false;
 	mas->node = mt_mk_node(node, maple_leaf_64);
@@ -3595,7 +3606,7 @@ static __always_inline void *mas_wr_store(struct ma_state *mas, void *entry)
 	if ((mas->mas_flags & MA_STATE_SINGLE) &&
 	    mas_wr_prepared(mas, entry, &content))
 		return content;
-	if (!mas_wr_find_leaf(mas))
+	if (!mas_wr_to_leaf(mas))
 		return mas_wr_store_slow(mas, entry);
 	/*
 	 * Outside RCU mode, a write mas_preallocate() found no single store
@@ -3735,7 +3746,7 @@ int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
 		return -EINVAL;
 	/* Nothing recorded by an earlier call applies (but the walk). */
 	flags = mas->mas_flags & ~(MA_STATE_PREPARED | MA_STATE_LEAF_REWRITE);
-	if (!mas_wr_find_leaf(mas)) {
+	if (!mas_wr_to_leaf(mas)) {
 		mas->mas_flags = flags;
 		return mas_preallocate_nodes(mas, entry, gfp, false);
 	}
