@@ -40,6 +40,10 @@
  * JSON file under bench-results/.  With --base FILE (or BASE=FILE) the table
  * compares against a previous run's JSON.
  *
+ * Built with -DBENCH_UPSTREAM=61 against Linux 6.1's own lib/maple_tree.c
+ * (make bench-upstream), the same program measures the kernel's tree, but
+ * for what 6.1 lacks (__mt_dup()); its JSON is the base ours compares to.
+ *
  * Conventions in this file: mt is the tree, mas a maple state, lay the
  * layout of the ranges, nr the number of ranges, idx an array of indices
  * chosen before timing, pick an array of range numbers, r the repetition.
@@ -607,7 +611,11 @@ static unsigned long run_vma_cycles(const char *op, struct maple_tree *mt,
 
 static DECLARE_RWSEM(bench_fork_lock);
 
-/* fork(): duplicate the VMA tree node for node, then exit(): destroy it. */
+/*
+ * fork(): duplicate the VMA tree node for node, then exit(): destroy it.
+ * Linux 6.1's tree (BENCH_UPSTREAM) has no __mt_dup(): no such row there.
+ */
+#ifndef BENCH_UPSTREAM
 BENCH_NOINLINE unsigned long
 bench_loop_fork_dup(struct maple_tree *mt, unsigned long n)
 {
@@ -626,6 +634,7 @@ bench_loop_fork_dup(struct maple_tree *mt, unsigned long n)
 	}
 	return err;
 }
+#endif
 
 /*
  * The same copy made by storing every entry again, as before __mt_dup(),
@@ -1343,6 +1352,12 @@ static void rcu_report(const char *name, double *v)
  * mas_expected_entries().  ns per operation and node allocations per
  * operation.
  */
+#ifdef BENCH_UPSTREAM
+#define BENCH_FIRST_FORK	1	/* no fork_dup row */
+#else
+#define BENCH_FIRST_FORK	0
+#endif
+
 static void bench_vma(void)
 {
 	static const char *const cycles[] = { "mmap_cycle", "brk_cycle" };
@@ -1374,7 +1389,7 @@ static void bench_vma(void)
 		die("vma cycles: %lu steps failed", err);
 	tree_check(&mt, &lay, "vma cycles");
 
-	for (i = 0; i < 3; i++) {
+	for (i = BENCH_FIRST_FORK; i < 3; i++) {
 		static const char *const name[] = {
 			"fork_dup", "fork_reinsert", "fork_bulk"
 		};
@@ -1382,9 +1397,11 @@ static void bench_vma(void)
 		a0 = kmem_nr_allocated();
 		for (r = 0; r < opts.reps; r++) {
 			t0 = now_ns();
+#ifndef BENCH_UPSTREAM
 			if (i == 0)
 				err += bench_loop_fork_dup(&mt, forks);
 			else
+#endif
 				err += bench_loop_fork_reinsert(&mt, forks,
 								i == 2);
 			v[r] = (double)(now_ns() - t0) / forks;

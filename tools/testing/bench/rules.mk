@@ -11,6 +11,8 @@
 # make bench-quick           same as make bench QUICK=1
 # make bench-callgrind       only the callgrind counts
 # make bench-smoke           one tiny run to see the benchmark works (no JSON)
+# make bench-upstream        the same run on Linux 6.1's own maple tree, then
+#                            on ours compared with it ("upstream %change")
 #
 # Each run writes bench-results/<date>-<commit>[-quick].json.
 # BENCH_ARGS passes further options, e.g. BENCH_ARGS="--sizes 1000 --reps 15".
@@ -70,3 +72,55 @@ bench-smoke: $(BENCH_BIN)
 bench-check: $(BENCH_BIN)
 	@$(BENCH_BIN) --quick --no-json > $(BUILD)/bench-quick.log 2>&1 || \
 		{ cat $(BUILD)/bench-quick.log; echo "bench QUICK run failed"; exit 1; }
+
+# ---- Linux's own tree as the baseline (make bench-upstream) ----------------
+#
+# lib/maple_tree.c and include/linux/maple_tree.h are taken at build time
+# from Debian's linux-source-6.1 into $(UPSTREAM_DIR) (never committed) and
+# built with the same benchmark and the same userspace stand-ins, plus
+# $(BENCH_DIR)/upstream/ (a forced-in header and compiled-out trace points).
+# Linux 6.1 has no __mt_dup(): its fork row is left out.
+
+UPSTREAM_TARBALL ?= /usr/src/linux-source-6.1.tar.xz
+UPSTREAM_DIR	:= $(BUILD)/upstream-6.1
+UPSTREAM_BENCH	:= $(BUILD)/bench_tree_upstream
+UPSTREAM_FILES	:= lib/maple_tree.c include/linux/maple_tree.h
+UPSTREAM_OUT	:= $(BUILD)/bench-upstream
+
+$(UPSTREAM_DIR)/stamp: $(UPSTREAM_TARBALL)
+	$(call msg,UNPACK,$(UPSTREAM_DIR))
+	$(Q)rm -rf $(UPSTREAM_DIR) && mkdir -p $(UPSTREAM_DIR)
+	$(Q)tar -xf $(UPSTREAM_TARBALL) -C $(UPSTREAM_DIR) --strip-components=1 \
+		$(addprefix --wildcards */,$(UPSTREAM_FILES))
+	$(Q)touch $@
+
+$(UPSTREAM_BENCH): $(UPSTREAM_DIR)/stamp $(BENCH_DIR)/bench_tree.c \
+		   $(wildcard $(BENCH_DIR)/upstream/*.h tools/lib/*.c \
+			      tools/include/linux/*.h)
+	$(call msg,CC,$@)
+	$(Q)$(CC) -std=gnu11 -O2 -g -fno-strict-aliasing -D_GNU_SOURCE= \
+		-DBENCH_UPSTREAM=61 \
+		-include $(BENCH_DIR)/upstream/compat.h \
+		-I$(UPSTREAM_DIR)/include -I$(BENCH_DIR)/upstream/include \
+		-Itools/include -o $@ $(BENCH_DIR)/bench_tree.c \
+		$(UPSTREAM_DIR)/lib/maple_tree.c $(wildcard tools/lib/*.c) \
+		$(BENCH_LIBS)
+
+.PHONY: bench-upstream
+bench-upstream: $(BENCH_BIN)
+	@if [ ! -f $(UPSTREAM_TARBALL) ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "bench-upstream: installing linux-source-6.1"; \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+				linux-source-6.1 >/dev/null || exit 1; \
+		else \
+			echo "bench-upstream: no $(UPSTREAM_TARBALL); as root:" \
+			     "apt-get install linux-source-6.1 (skipped)"; \
+			exit 0; \
+		fi; \
+	fi; \
+	$(MAKE) --no-print-directory $(UPSTREAM_BENCH) && \
+	rm -rf $(UPSTREAM_OUT) && \
+	BENCH_COMMIT=linux-6.1 $(UPSTREAM_BENCH) --out-dir $(UPSTREAM_OUT) \
+		$(BENCH_RUN_ARGS) > $(UPSTREAM_OUT).log && \
+	$(BENCH_BIN) $(BENCH_RUN_ARGS) --base $$(ls -t $(UPSTREAM_OUT)/*.json | head -n 1)
