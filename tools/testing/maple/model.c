@@ -865,6 +865,11 @@ enum fuzz_op {
 	FUZZ_BULK,		/* I B: destroy, then B + 1 bulk stores from I */
 	FUZZ_WALK_START,	/* I B: start a paused walk at I, reverse if B odd */
 	FUZZ_WALK_STEP,		/* one step of the walk, then mas_pause */
+	FUZZ_PREALLOC_OTHER,	/* I L E B I L E: mas_preallocate for the first
+				 * range and entry, then the state pointed at the
+				 * second without a reset (__mas_set_range(), as
+				 * the VMA iterator does) and stored through
+				 * mas_store_prealloc (B even) or mas_store_gfp */
 	FUZZ_NR_OPS,
 };
 
@@ -1152,6 +1157,41 @@ static void fz_prealloc(struct fuzz *f, unsigned long first,
 	fz_expect_ret(f, ret, 0);
 	model_store_range(f->m, first, last, entry);
 	fz_check_write(f, first, last);
+}
+
+/*
+ * The preparation made for one write and the store of another from the
+ * same state, which stays where mas_preallocate() left it: what a single
+ * store recorded there must be checked against the range stored.
+ */
+static void fz_prealloc_other(struct fuzz *f)
+{
+	unsigned long first = fz_index(f), last = fz_last(f, first);
+	void *entry = fz_entry(f);
+	bool gfp = fz_byte(f) & 1;
+	unsigned long first2 = fz_index(f), last2 = fz_last(f, first2);
+	void *entry2 = fz_entry(f);
+	MA_STATE(mas, f->mt, first, last);
+	int ret;
+
+	snprintf(f->op, sizeof(f->op),
+		 "mas_preallocate([%lu, %lu], %p), then [%lu, %lu] = %p by %s",
+		 first, last, entry, first2, last2, entry2,
+		 gfp ? "mas_store_gfp" : "mas_store_prealloc");
+	mas_lock(&mas);
+	ret = mas_preallocate(&mas, entry, GFP_NOWAIT);
+	if (!ret) {
+		__mas_set_range(&mas, first2, last2);
+		if (gfp)
+			ret = mas_store_gfp(&mas, entry2, GFP_NOWAIT);
+		else
+			mas_store_prealloc(&mas, entry2);
+	}
+	mas_unlock(&mas);
+	mas_destroy(&mas);
+	fz_expect_ret(f, ret, 0);
+	model_store_range(f->m, first2, last2, entry2);
+	fz_check_write(f, first2, last2);
 }
 
 static void fz_dup(struct fuzz *f)
@@ -1447,6 +1487,9 @@ static void fz_one(struct fuzz *f)
 
 			f->walk = fresh;
 		}
+		break;
+	case FUZZ_PREALLOC_OTHER:
+		fz_prealloc_other(f);
 		break;
 	case FUZZ_WALK_STEP:
 		snprintf(f->op, sizeof(f->op), "%s step from %lu after mas_pause",

@@ -54,3 +54,39 @@ fuzz: build/fuzz_maple
 	cp $(FUZZ_REGRESS)/* $(FUZZ_CORPUS)/
 	build/fuzz_maple -max_total_time=$(FUZZ_SECONDS) -detect_leaks=0 \
 		-artifact_prefix=build/ -print_final_stats=1 $(FUZZ_CORPUS)
+
+# make fuzz-cover: which lines and branches of lib/maple_tree.c the saved
+# corpus (build/fuzz-corpus, else the regression inputs) reaches, every
+# input run once by a copy of the fuzzer built with clang's source-based
+# coverage.  Prints the per-function summary of the write path and writes
+# build/fuzz-cover/maple_tree.txt (annotated source).  Needs llvm-cov and
+# llvm-profdata (Debian's llvm package; installed when run as root).
+FUZZ_COVER_DIR	:= build/fuzz-cover
+
+$(FUZZ_COVER_DIR)/fuzz_maple: $(FUZZ_TRACED) $(FUZZ_ORACLE) $(FUZZ_HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer \
+		-fprofile-instr-generate -fcoverage-mapping -o $@ \
+		$(FUZZ_TRACED) $(FUZZ_ORACLE) $(FUZZ_LIBS)
+
+.PHONY: fuzz-cover
+fuzz-cover: $(FUZZ_COVER_DIR)/fuzz_maple
+	@command -v llvm-cov >/dev/null || { [ "$$(id -u)" = 0 ] && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q llvm \
+		>/dev/null; } || { echo "fuzz-cover: needs llvm-cov (apt-get install llvm)"; exit 1; }
+	@corpus=$(FUZZ_CORPUS); [ -d $$corpus ] || corpus=$(FUZZ_REGRESS); \
+	LLVM_PROFILE_FILE=$(FUZZ_COVER_DIR)/run.profraw \
+		$(FUZZ_COVER_DIR)/fuzz_maple -runs=0 -detect_leaks=0 $$corpus \
+		> $(FUZZ_COVER_DIR)/run.log 2>&1 || \
+		{ tail -n 20 $(FUZZ_COVER_DIR)/run.log; exit 1; }; \
+	echo "fuzz-cover: $$(ls $$corpus | wc -l) inputs from $$corpus"
+	@llvm-profdata merge -o $(FUZZ_COVER_DIR)/run.profdata \
+		$(FUZZ_COVER_DIR)/run.profraw
+	@llvm-cov show $(FUZZ_COVER_DIR)/fuzz_maple \
+		-instr-profile=$(FUZZ_COVER_DIR)/run.profdata \
+		-show-branches=count lib/maple_tree.c \
+		> $(FUZZ_COVER_DIR)/maple_tree.txt
+	@llvm-cov report $(FUZZ_COVER_DIR)/fuzz_maple \
+		-instr-profile=$(FUZZ_COVER_DIR)/run.profdata \
+		-show-functions lib/maple_tree.c | \
+		grep -E '^(Name|mas_wr|mt_wr|mt_leaf|mas_store|mas_preallocate|mt_big|mt_gap|mas_erase|mtree_(store|insert|erase))|TOTAL'
