@@ -343,6 +343,54 @@ bench_loop_iterate(struct maple_tree *mt, unsigned long loops)
 }
 
 /*
+ * The other iterators, whole passes as bench_loop_iterate(): @how 0 is
+ * mas_find() then mas_next() forwards, 1 mas_find_rev() backwards, 2
+ * mas_find_rev() then mas_prev() backwards.  Returns the entries visited.
+ */
+BENCH_NOINLINE unsigned long
+bench_loop_iterate_how(struct maple_tree *mt, unsigned long loops, int how)
+{
+	MA_STATE(mas, mt, 0, 0);
+	unsigned long count = 0, k;
+	void *entry;
+
+	rcu_read_lock();
+	for (k = 0; k < loops; k++) {
+		if (how == 0) {
+			mas_set(&mas, 0);
+			for (entry = mas_find(&mas, ULONG_MAX); entry;
+			     entry = mas_next(&mas, ULONG_MAX))
+				count++;
+		} else if (how == 1) {
+			mas_set(&mas, ULONG_MAX);
+			while (mas_find_rev(&mas, 0))
+				count++;
+		} else {
+			mas_set(&mas, ULONG_MAX);
+			for (entry = mas_find_rev(&mas, 0); entry;
+			     entry = mas_prev(&mas, 0))
+				count++;
+		}
+	}
+	rcu_read_unlock();
+	return count;
+}
+
+/* mt_find() from idx[k] on: the first entry at or after it. */
+BENCH_NOINLINE unsigned long
+bench_loop_mt_find(struct maple_tree *mt, const unsigned long *idx,
+		   unsigned long n)
+{
+	unsigned long sum = 0, k, index;
+
+	for (k = 0; k < n; k++) {
+		index = idx[k];
+		sum += (unsigned long)mt_find(mt, &index, ULONG_MAX);
+	}
+	return sum;
+}
+
+/*
  * Overwrite range pick[k] with the same bounds; @use_alt chooses which of
  * its two entries goes in.  Returns the OR of the return codes.
  */
@@ -851,6 +899,29 @@ static void bench_lookups(struct size_ctx *c)
 			    count, loops * nr);
 	}
 	report("mas_for_each", nr, "ns_per_entry", v);
+
+	for (int how = 0; how < 3; how++) {
+		static const char *const name[] = {
+			"mas_next", "mas_find_rev", "mas_prev"
+		};
+
+		for (r = 0; r < opts.reps; r++) {
+			t0 = now_ns();
+			count = bench_loop_iterate_how(&c->mt, loops, how);
+			v[r] = (double)(now_ns() - t0) / (loops * nr);
+			if (count != loops * nr)
+				die("%s visited %lu entries, expected %lu",
+				    name[how], count, loops * nr);
+		}
+		report(name[how], nr, "ns_per_entry", v);
+	}
+
+	for (r = 0; r < opts.reps; r++) {
+		t0 = now_ns();
+		bench_sink += bench_loop_mt_find(&c->mt, c->idx, c->nr_reads);
+		v[r] = (double)(now_ns() - t0) / c->nr_reads;
+	}
+	report("mt_find", nr, "ns_per_op", v);
 }
 
 /* Deterministic counts (allocations, nodes) have no spread. */
