@@ -185,7 +185,24 @@ struct layout {
 	struct bench_vma *alt;	/* second entry per range (overwrites) */
 };
 
-static void layout_init(struct layout *lay, unsigned long nr)
+static void layout_free(struct layout *lay)
+{
+	free(lay->vma);
+	free(lay->alt);
+}
+
+/*
+ * Whether @pages pages and a gap of @gap pages still fit above @addr: a
+ * million VMA-like ranges do not fit a 32-bit index space.
+ */
+static bool layout_room(unsigned long addr, unsigned long pages,
+			unsigned long gap)
+{
+	return addr <= ULONG_MAX - (pages + gap) * BENCH_PAGE;
+}
+
+/* False (nothing allocated) if the layout does not fit the index space. */
+static bool layout_try(struct layout *lay, unsigned long nr)
 {
 	uint64_t rng = BENCH_SEED ^ nr;
 	unsigned long addr = BENCH_FIRST;
@@ -199,17 +216,22 @@ static void layout_init(struct layout *lay, unsigned long nr)
 
 		if (!pages)
 			pages = 1 + rng_below(&rng, 4);
+		if (!layout_room(addr, pages, 1)) {
+			layout_free(lay);
+			return false;
+		}
 		lay->vma[i].start = addr;
 		lay->vma[i].last = addr + pages * BENCH_PAGE - 1;
 		lay->alt[i] = lay->vma[i];
 		addr = lay->vma[i].last + 1 + BENCH_PAGE;
 	}
+	return true;
 }
 
-static void layout_free(struct layout *lay)
+static void layout_init(struct layout *lay, unsigned long nr)
 {
-	free(lay->vma);
-	free(lay->alt);
+	if (!layout_try(lay, nr))
+		die("%lu ranges do not fit the index space", nr);
 }
 
 static void tree_build_flags(struct maple_tree *mt, const struct layout *lay,
@@ -467,7 +489,10 @@ bench_loop_empty_area_rev(struct maple_tree *mt, const unsigned long *max,
 #define BENCH_VMA_FLAGS		(MT_FLAGS_ALLOC_RANGE | MT_FLAGS_USE_RCU | \
 				 MT_FLAGS_LOCK_EXTERN)
 #define BENCH_MMAP_SIZE		(128UL << 20)	/* will-it-scale mmap1 */
-#define BENCH_MMAP_HIGH		(0x7ffff7fff000UL - 1)	/* an mmap_base */
+/* An mmap_base: x86_64's, or i386's with a 3 GiB user space. */
+#define BENCH_MMAP_HIGH		((BITS_PER_LONG == 64 ?			\
+				  (unsigned long)0x7ffff7fff000ULL :	\
+				  0xbffff000UL) - 1)
 
 static DECLARE_RWSEM(bench_mmap_lock);
 static struct bench_vma bench_mmap_vma;
@@ -1085,7 +1110,11 @@ static void bench_size(unsigned long nr, double clock_ns)
 	long live;
 	void *entry;
 
-	layout_init(&c.lay, nr);
+	if (!layout_try(&c.lay, nr)) {
+		fprintf(stderr, "  %lu ranges: skipped, they do not fit a "
+			"%d-bit index space\n", nr, BITS_PER_LONG);
+		return;
+	}
 	c.nr_reads = opts.batch;
 	c.nr_writes = opts.batch / 4 ? opts.batch / 4 : 1;
 	c.idx = make_indices(&c.lay, c.nr_reads, BENCH_SEED + nr);
@@ -1144,7 +1173,7 @@ static void bench_size(unsigned long nr, double clock_ns)
 /* Sizes searched for, in pages; each query picks one at random. */
 static const unsigned long gap_search_pages[] = { 2, 4, 8, 16, 32 };
 
-static void gap_layout_init(struct layout *lay, unsigned long nr)
+static bool gap_layout_try(struct layout *lay, unsigned long nr)
 {
 	uint64_t rng = BENCH_SEED ^ (nr * 7 + 1);
 	unsigned long addr = BENCH_GAP_BASE;
@@ -1155,13 +1184,24 @@ static void gap_layout_init(struct layout *lay, unsigned long nr)
 	lay->alt = NULL;
 	for (i = 0; i < nr; i++) {
 		pages = opts.pages ? opts.pages : 1 + rng_below(&rng, 4);
-		lay->vma[i].start = addr;
-		lay->vma[i].last = addr + pages * BENCH_PAGE - 1;
 		hole = 1;
 		while (hole < BENCH_GAP_MAX_HOLE && !rng_below(&rng, 4))
 			hole *= 2;
+		if (!layout_room(addr, pages, hole)) {
+			layout_free(lay);
+			return false;
+		}
+		lay->vma[i].start = addr;
+		lay->vma[i].last = addr + pages * BENCH_PAGE - 1;
 		addr = lay->vma[i].last + 1 + hole * BENCH_PAGE;
 	}
+	return true;
+}
+
+static void gap_layout_init(struct layout *lay, unsigned long nr)
+{
+	if (!gap_layout_try(lay, nr))
+		die("%lu ranges do not fit the index space", nr);
 }
 
 /*
@@ -1250,7 +1290,11 @@ static void bench_gap(unsigned long nr)
 	unsigned int r;
 	uint64_t t0;
 
-	gap_layout_init(&lay, nr);
+	if (!gap_layout_try(&lay, nr)) {
+		fprintf(stderr, "  empty_area_rev %lu ranges: skipped, they do "
+			"not fit a %d-bit index space\n", nr, BITS_PER_LONG);
+		return;
+	}
 	tree_build(&mt, &lay);
 	gap_queries(&lay, n, BENCH_SEED * 7 + nr, &max, &size);
 	gap_check(&mt, &lay, max, size, n < 100000 ? n : 100000);

@@ -1643,13 +1643,18 @@ static const struct alloc_shape alloc_shapes[] = {
 	{ .name = "root entry, rev", .flags = MT_FLAGS_ALLOC_RANGE,
 	  .nr = 1, .step = 1, .rev = true, .size = 5, .min = 0, .max = 100,
 	  .expect = 96, .needs_nodes = true },
-	/* [0, 8], [10, 18], ... [70, 78]: with the gaps, 16 slots */
+	/*
+	 * [0, 8], [10, 18], ... [70, 78]: with the gaps, 16 slots (on 32-bit
+	 * up to [150, 158]: 32 slots)
+	 */
 	{ .name = "full leaf, rev", .flags = MT_FLAGS_ALLOC_RANGE,
-	  .nr = 8, .step = 10, .len = 8, .rev = true, .size = 2, .min = 0,
-	  .max = ULONG_MAX, .expect = ULONG_MAX - 1, .needs_nodes = true },
+	  .nr = MAPLE_RANGE64_SLOTS / 2, .step = 10, .len = 8, .rev = true,
+	  .size = 2, .min = 0, .max = ULONG_MAX, .expect = ULONG_MAX - 1,
+	  .needs_nodes = true },
 	{ .name = "full leaf", .flags = MT_FLAGS_ALLOC_RANGE,
-	  .nr = 8, .step = 10, .len = 8, .size = 2, .min = 79, .max = 1000,
-	  .expect = 79, .needs_nodes = true },
+	  .nr = MAPLE_RANGE64_SLOTS / 2, .step = 10, .len = 8, .size = 2,
+	  .min = MAPLE_RANGE64_SLOTS * 5 - 1, .max = 1000,
+	  .expect = MAPLE_RANGE64_SLOTS * 5 - 1, .needs_nodes = true },
 	/* [0, 4], [10, 14], ... [1990, 1994] */
 	{ .name = "two levels", .flags = MT_FLAGS_ALLOC_RANGE,
 	  .nr = 200, .step = 10, .len = 4, .size = 3, .min = 0,
@@ -1734,7 +1739,9 @@ kunit_test_suite(maple_alloc_api_suite);
  * area found reaches into that guard, search again below the guard.
  */
 #define VMA_PAGE	4096UL
-#define VMA_CEILING	0x7fff00000000UL
+/* A 64-bit user address space's top; a 32-bit one's (3 GiB split). */
+#define VMA_CEILING	(BITS_PER_LONG == 64 ? (unsigned long)0x7fff00000000ULL : \
+			 0xbfff0000UL)
 #define VMA_PAGES	20000UL
 #define VMA_FLOOR	(VMA_CEILING - VMA_PAGES * VMA_PAGE)
 #define VMA_GUARD	VMA_PAGE

@@ -902,14 +902,22 @@ static void erase_at_ulong_max_removes_last_range(struct kunit *test)
 	mtree_destroy(&mt);
 }
 
+/*
+ * Leaves hold MAPLE_RANGE64_SLOTS ranges: 16 on 64-bit, 32 on 32-bit, so the
+ * counts that make a tree grow a level depend on the word size.  LEVEL3
+ * ranges with gaps between them are more than a tree of height 2 holds.
+ */
+#define LEAF_SLOTS	MAPLE_RANGE64_SLOTS
+#define LEVEL3		(LEAF_SLOTS * LEAF_SLOTS / 2 + 50)
+
 static void erase_everything_returns_height_to_zero(struct kunit *test)
 {
 	DEFINE_MTREE(mt);
-	unsigned long i;
+	unsigned long i, n = max(500UL, (unsigned long)LEVEL3);
 
-	fill(test, &mt, NULL, 500, 0, 10, 4);
+	fill(test, &mt, NULL, n, 0, 10, 4);
 	KUNIT_EXPECT_GE(test, mt_height(&mt), 3U);
-	for (i = 0; i < 500; i++)
+	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_PTR_EQ(test, mtree_erase(&mt, i * 10 + 2),
 				    val(i + 1));
 	expect_empty(test, &mt);
@@ -950,11 +958,13 @@ static void sixteen_ranges_fit_in_one_leaf(struct kunit *test)
 {
 	DEFINE_MTREE(mt);
 
-	/* [0,0] ... [14,14] and the gap [15, ULONG_MAX]: 16 ranges */
-	fill(test, &mt, NULL, 15, 0, 1, 0);
+	/* [0,0] ... [14,14] and the gap [15, ULONG_MAX]: 16 ranges (32) */
+	fill(test, &mt, NULL, LEAF_SLOTS - 1, 0, 1, 0);
 	KUNIT_EXPECT_EQ(test, mt_height(&mt), 1U);
-	expect_walk(test, &mt, 14, val(15), 14, 14);
-	expect_walk(test, &mt, 15, NULL, 15, ULONG_MAX);
+	expect_walk(test, &mt, LEAF_SLOTS - 2, val(LEAF_SLOTS - 1),
+		    LEAF_SLOTS - 2, LEAF_SLOTS - 2);
+	expect_walk(test, &mt, LEAF_SLOTS - 1, NULL, LEAF_SLOTS - 1,
+		    ULONG_MAX);
 	expect_valid(test, &mt);
 	mtree_destroy(&mt);
 }
@@ -963,9 +973,13 @@ static void sixteen_ranges_with_gaps_fit_in_one_leaf(struct kunit *test)
 {
 	DEFINE_MTREE(mt);
 
-	/* [0, 4], [10, 14] ... [70, 74], the 7 gaps between, [75, ULONG_MAX] */
-	fill(test, &mt, NULL, 8, 0, 10, 4);
-	KUNIT_ASSERT_EQ(test, mtree_store_range(&mt, 75, ULONG_MAX, val(99),
+	/*
+	 * [0, 4], [10, 14] ... [70, 74], the 7 gaps between, [75, ULONG_MAX]
+	 * (on 32-bit, 16 ranges and their gaps up to [155, ULONG_MAX])
+	 */
+	fill(test, &mt, NULL, LEAF_SLOTS / 2, 0, 10, 4);
+	KUNIT_ASSERT_EQ(test, mtree_store_range(&mt, LEAF_SLOTS / 2 * 10 - 5,
+						ULONG_MAX, val(99),
 						GFP_KERNEL), 0);
 	KUNIT_EXPECT_EQ(test, mt_height(&mt), 1U);
 	expect_valid(test, &mt);
@@ -976,11 +990,12 @@ static void seventeen_ranges_need_a_second_level(struct kunit *test)
 {
 	DEFINE_MTREE(mt);
 
-	/* [0,0] ... [15,15] and the gap [16, ULONG_MAX]: 17 ranges */
-	fill(test, &mt, NULL, 16, 0, 1, 0);
+	/* [0,0] ... [15,15] and the gap [16, ULONG_MAX]: 17 ranges (33) */
+	fill(test, &mt, NULL, LEAF_SLOTS, 0, 1, 0);
 	KUNIT_EXPECT_EQ(test, mt_height(&mt), 2U);
-	expect_walk(test, &mt, 15, val(16), 15, 15);
-	expect_walk(test, &mt, 16, NULL, 16, ULONG_MAX);
+	expect_walk(test, &mt, LEAF_SLOTS - 1, val(LEAF_SLOTS),
+		    LEAF_SLOTS - 1, LEAF_SLOTS - 1);
+	expect_walk(test, &mt, LEAF_SLOTS, NULL, LEAF_SLOTS, ULONG_MAX);
 	expect_valid(test, &mt);
 	mtree_destroy(&mt);
 }
@@ -991,8 +1006,8 @@ static void hundreds_of_ranges_need_three_levels(struct kunit *test)
 	struct model m;
 
 	model_init(&m);
-	/* 601 ranges cannot fit in 16 * 16 slots */
-	fill(test, &mt, &m, 300, 1000, 10, 4);
+	/* 601 ranges cannot fit in 16 * 16 slots (1,125 in 32 * 32) */
+	fill(test, &mt, &m, max(300UL, (unsigned long)LEVEL3), 1000, 10, 4);
 	KUNIT_EXPECT_GE(test, mt_height(&mt), 3U);
 	KUNIT_EXPECT_MODEL(test, &mt, &m);
 	model_destroy(&m);
@@ -2809,10 +2824,13 @@ static const struct scene root_scene = { .nr = 1, .start = 0, .step = 1 };
 static const struct scene leaf_scene = {
 	.nr = 10, .start = 10, .step = 10, .len = 4,
 };
-/* [0, 9] ... [140, 149] and [150, ULONG_MAX] NULL: a full leaf */
+/* [0, 9] ... [140, 149] and [150, ULONG_MAX] NULL: a full leaf (32-bit: to 309) */
 static const struct scene full_leaf_scene = {
-	.nr = 15, .start = 0, .step = 10, .len = 9,
+	.nr = LEAF_SLOTS - 1, .start = 0, .step = 10, .len = 9,
 };
+/* An append into the NULL after the full leaf's last range, and beyond. */
+#define FULL_LEAF_APPEND	((LEAF_SLOTS - 1) * 10 + 5)
+#define FULL_LEAF_INSERT	((LEAF_SLOTS - 1) * 10 + 50)
 /* [0, 4], [10, 14], ... [1990, 1994]: two levels */
 static const struct scene two_level_scene = {
 	.nr = 200, .start = 0, .step = 10, .len = 4,
@@ -2896,7 +2914,8 @@ static void enomem_store_spanning_levels_changes_nothing(struct kunit *test)
 
 static void enomem_node_split_changes_nothing(struct kunit *test)
 {
-	const struct write_op append = { W_STORE, 155, 155, val(99) };
+	const struct write_op append = { W_STORE, FULL_LEAF_APPEND,
+					 FULL_LEAF_APPEND, val(99) };
 	const struct write_op middle = { W_STORE, 72, 73, val(99) };
 
 	sweep_expect(test, &full_leaf_scene, &append, true);
@@ -2976,7 +2995,8 @@ static void enomem_spanning_null_store_shrinking_tree_changes_nothing(struct kun
 
 static void enomem_insert_changes_nothing(struct kunit *test)
 {
-	const struct write_op op = { W_INSERT, 200, 209, val(99) };
+	const struct write_op op = { W_INSERT, FULL_LEAF_INSERT,
+				     FULL_LEAF_INSERT + 9, val(99) };
 
 	sweep_expect(test, &empty_scene, &op, true);
 	sweep_expect(test, &leaf_scene, &op, false);

@@ -123,16 +123,19 @@ KUNIT_ARRAY_PARAM_DESC(dup_cases, dup_cases, desc);
 static void random_ranges(struct model_rng *rng, struct drange *r,
 			  unsigned long nr)
 {
+	/* 100,000 of them fit a 32-bit index space only with less room. */
+	unsigned long gap = BITS_PER_LONG == 64 ? 4096 : 512;
+	unsigned long wide = BITS_PER_LONG == 64 ? 1UL << 20 : 1UL << 12;
 	unsigned long i, next = model_rng_below(rng, 2) ?
-				0 : model_rng_below(rng, 4096);
+				0 : model_rng_below(rng, gap);
 
 	for (i = 0; i < nr; i++) {
 		if (i && model_rng_below(rng, 4))
-			next += 1 + model_rng_below(rng, 4096);
+			next += 1 + model_rng_below(rng, gap);
 		r[i].first = next;
 		r[i].last = next + (model_rng_below(rng, 8) ?
 				    model_rng_below(rng, 64) :
-				    model_rng_below(rng, 1UL << 20));
+				    model_rng_below(rng, wide));
 		r[i].entry = val(i + 1);
 		r[i].present = false;
 		next = r[i].last + 1;
@@ -531,8 +534,11 @@ static void enomem_mt_dup_leaves_copy_empty_and_leaks_nothing(struct kunit *test
 	model_init(&m);
 	mt_init_flags(&src, flags);
 	base = live_objects();
-	/* 801 slots: at least 51 leaves, so three levels or more. */
-	fill(test, &src, &m, 400);
+	/*
+	 * 801 slots: at least 51 leaves, so three levels or more (on 32-bit,
+	 * 2,001 slots: at least 63 leaves of 32).
+	 */
+	fill(test, &src, &m, BITS_PER_LONG == 64 ? 400 : 1000);
 	src_nodes = live_objects() - base;
 	KUNIT_ASSERT_GE(test, mt_height(&src), 3U);
 

@@ -227,15 +227,21 @@ static void root_leaf_tree(struct kunit *test, struct ptree *pt,
 }
 
 /*
+ * Half a leaf's slots: 8 on 64-bit, 16 on 32-bit, where leaves hold 32.
+ * The shapes below are written for 64-bit and scale with it.
+ */
+#define PT_HALF		(MAPLE_RANGE64_SLOTS / 2)
+
+/*
  * R(1) ... R(8): 17 slots, two leaves.  The left one holds at least 6
  * slots, so the rightmost one, which holds the last NULL gap
- * [R_LAST(8) + 1, ULONG_MAX], holds at most 11.
+ * [R_LAST(8) + 1, ULONG_MAX], holds at most 11.  (32-bit: R(16), 33.)
  */
 static void two_leaf_tree(struct kunit *test, struct ptree *pt,
 			  unsigned int flags)
 {
 	pt_init(pt, flags);
-	build_ranges(test, pt, 1, 8);
+	build_ranges(test, pt, 1, PT_HALF);
 	KUNIT_ASSERT_EQ(test, mt_height(&pt->mt), 2U);
 }
 
@@ -255,14 +261,14 @@ static void three_level_tree(struct kunit *test, struct ptree *pt,
 
 /*
  * [0, 8K - 1] -> val(100), then R(1) ... R(7): 8 ranges and 8 NULL gaps,
- * a root leaf with all 16 slots used.
+ * a root leaf with all 16 slots used (32-bit: R(15), 32 slots).
  */
 static void full_root_leaf_tree(struct kunit *test, struct ptree *pt,
 				unsigned int flags)
 {
 	pt_init(pt, flags);
 	pt_store(test, pt, 0, R_LEN - 1, val(100));
-	build_ranges(test, pt, 1, 7);
+	build_ranges(test, pt, 1, PT_HALF - 1);
 	KUNIT_ASSERT_EQ(test, mt_height(&pt->mt), 1U);
 }
 
@@ -622,8 +628,9 @@ static void preallocate_in_leaf_insert_requests_node_only_in_rcu(struct kunit *t
 
 	/* Into the last NULL gap, in a rightmost leaf of at most 11 slots. */
 	two_leaf_tree(test, &pt, flags);
-	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(16),
-					     R_LAST(16), val(16)), no_node);
+	KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, R_FIRST(2 * PT_HALF),
+					     R_LAST(2 * PT_HALF), val(16)),
+			no_node);
 	KUNIT_EXPECT_EQ(test, mt_height(&pt.mt), 2U);
 	pt_expect_model(test, &pt);
 	pt_destroy(&pt);
@@ -723,9 +730,9 @@ static void preallocate_leaf_split_and_height_growth_use_every_node(struct kunit
 	/*
 	 * 24 more ranges into the gap after R2: 47 more slots, 65 in all,
 	 * more than two 16-slot leaves hold, so at least one insert splits
-	 * a leaf.
+	 * a leaf.  (32-bit: 48 more, 129 in all.)
 	 */
-	for (i = 0; i < 24; i++) {
+	for (i = 0; i < 3 * PT_HALF; i++) {
 		nodes = prealloc_store(test, &pt, R_LAST(2) + 1 + i * 0x400,
 				       R_LAST(2) + 0x1ff + i * 0x400,
 				       val(200 + i));

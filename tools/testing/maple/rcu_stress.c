@@ -79,8 +79,9 @@
 #define RS_MSG_LEN		768
 #define RS_MAX_STEPS		(1UL << 22)	/* runaway iteration guard */
 
-#define RS_MAGIC		0x6d61706c65726373UL	/* "maplercs" */
-#define RS_POISON		0x5a5a5a5a5a5a5a5aUL
+/* Cut to a word (the last four letters on 32-bit): compared as stored. */
+#define RS_MAGIC		((unsigned long)0x6d61706c65726373ULL)	/* "maplercs" */
+#define RS_POISON		((unsigned long)0x5a5a5a5a5a5a5a5aULL)
 
 /*
  * An entry as the writer stores it.  Immutable once published, except

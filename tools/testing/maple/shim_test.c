@@ -951,7 +951,7 @@ static void kernel_h_helpers_compute_kernel_values(struct kunit *test)
 	unsigned long big = ULONG_MAX;
 
 	KUNIT_EXPECT_EQ(test, ARRAY_SIZE(arr), 7);
-	KUNIT_EXPECT_EQ(test, BITS_PER_LONG, 64);
+	KUNIT_EXPECT_EQ(test, BITS_PER_LONG, 8 * sizeof(long));
 	KUNIT_EXPECT_EQ(test, big, ~0UL);
 	KUNIT_EXPECT_EQ(test, U64_MAX, ~0ULL);
 	KUNIT_EXPECT_EQ(test, U32_MAX, 0xffffffffU);
@@ -978,10 +978,10 @@ static void bit_helpers_find_the_right_bits(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, BIT(3), 8);
 	KUNIT_EXPECT_EQ(test, GENMASK(7, 4), 0xf0);
-	KUNIT_EXPECT_EQ(test, GENMASK(63, 0), ULONG_MAX);
+	KUNIT_EXPECT_EQ(test, GENMASK(BITS_PER_LONG - 1, 0), ULONG_MAX);
 	KUNIT_EXPECT_EQ(test, __ffs(0x10UL), 4);
 	KUNIT_EXPECT_EQ(test, __fls(0x10UL), 4);
-	KUNIT_EXPECT_EQ(test, __fls(ULONG_MAX), 63);
+	KUNIT_EXPECT_EQ(test, __fls(ULONG_MAX), BITS_PER_LONG - 1);
 	KUNIT_EXPECT_EQ(test, ffz(0x7UL), 3);
 	KUNIT_EXPECT_EQ(test, fls(0), 0);
 	KUNIT_EXPECT_EQ(test, fls(1), 1);
@@ -993,10 +993,11 @@ static void bit_helpers_find_the_right_bits(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, is_power_of_2(64));
 	KUNIT_EXPECT_FALSE(test, is_power_of_2(0));
 	KUNIT_EXPECT_EQ(test, hweight_long(0xf0f0UL), 8);
-	set_bit(70, map);
-	KUNIT_EXPECT_TRUE(test, test_bit(70, map));
+	/* A bit of the second word, on 32-bit and 64-bit builds alike. */
+	set_bit(BITS_PER_LONG + 6, map);
+	KUNIT_EXPECT_TRUE(test, test_bit(BITS_PER_LONG + 6, map));
 	KUNIT_EXPECT_EQ(test, map[1], 1UL << 6);
-	KUNIT_EXPECT_TRUE(test, test_and_clear_bit(70, map));
+	KUNIT_EXPECT_TRUE(test, test_and_clear_bit(BITS_PER_LONG + 6, map));
 	KUNIT_EXPECT_EQ(test, map[1], 0);
 }
 
