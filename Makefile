@@ -8,6 +8,7 @@
 #                     the last line printed is "N passed, M failed"
 #   make check-asan   the same with AddressSanitizer + UBSan (in build/asan)
 #   make check-tsan   the same with ThreadSanitizer (in build/tsan)
+#   make check-32     the same built for 32-bit x86 (-m32, in build/m32)
 #   make install      PREFIX=/usr/local DESTDIR= : libraries, .pc files and
 #                     headers (under $PREFIX/include/maple, never over the
 #                     system's <linux/...>)
@@ -147,7 +148,7 @@ endif
 
 # ---- targets ---------------------------------------------------------------
 
-.PHONY: all check check-asan check-tsan deps install clean tests \
+.PHONY: all check check-asan check-tsan check-32 deps deps-32 install clean tests \
 	kernel-deps modules check-kernel series FORCE
 .DEFAULT_GOAL	:= all
 
@@ -288,6 +289,32 @@ check: deps
 check-asan:
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/asan \
 		SANFLAGS="$(ASAN_FLAGS)" check
+
+# The same suites built for 32-bit x86 (-m32): unsigned long of 32 bits,
+# leaves of 32 slots, as on every 32-bit architecture Linux runs on.  Needs
+# Debian's gcc-multilib and the i386 liburcu (multiarch), installed when
+# run as root.
+DEPS_32_PKGS	:= gcc-multilib liburcu-dev:i386
+deps-32:
+	@command -v dpkg-query >/dev/null 2>&1 || exit 0; \
+	missing=; \
+	for p in $(DEPS_32_PKGS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | \
+			grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	[ -z "$$missing" ] && exit 0; \
+	if [ "$$(id -u)" = 0 ]; then \
+		echo "installing:$$missing"; \
+		dpkg --add-architecture i386 && apt-get update -qq && \
+		apt-get install -y -qq$$missing >/dev/null; \
+	else \
+		echo "missing Debian packages:$$missing"; \
+		echo "run: sudo dpkg --add-architecture i386 && sudo apt-get update && sudo apt-get install -y$$missing"; \
+		exit 1; \
+	fi
+
+check-32: deps-32
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/m32 SANFLAGS=-m32 check
 
 # tsan.supp names the one race TSan sees inside liburcu itself (see there).
 check-tsan:
