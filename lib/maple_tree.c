@@ -4184,15 +4184,29 @@ descend:
 	if (ma_is_leaf(type)) {
 		mt_gap_slots(gs, node, pivots, type, min, max, rev, true, &i,
 			     &end);
-		for (; i >= 0 && i <= end; i += step) {
-			first = __ma_pivot_min(pivots, i, min, true);
+		/*
+		 * Each slot's bound on the side the scan comes from is the
+		 * previous slot's other bound: one pivot read per slot.
+		 */
+		if (rev)
 			last = __ma_pivot_max(pivots, type, i, max, true);
+		else
+			first = __ma_pivot_min(pivots, i, min, true);
+		for (; i >= 0 && i <= end; i += step) {
+			if (rev)
+				first = __ma_pivot_min(pivots, i, min, true);
+			else
+				last = __ma_pivot_max(pivots, type, i, max,
+						      true);
 			if (rev ? last < gs->min : first > gs->max)
 				break;
-			if (mt_slot(gs->mt, slots, i) ||
-			    !mt_gap_fits(gs, first, last, rev))
-				continue;
-			return mt_gap_node_died(gs, node) ? -EAGAIN : 1;
+			if (!mt_slot(gs->mt, slots, i) &&
+			    mt_gap_fits(gs, first, last, rev))
+				return mt_gap_node_died(gs, node) ? -EAGAIN : 1;
+			if (rev)
+				last = first - 1;
+			else
+				first = last + 1;
 		}
 		if (mt_gap_node_died(gs, node))
 			return -EAGAIN;
@@ -4202,12 +4216,13 @@ descend:
 scan:
 	gaps = ma_gaps(node, type);
 	for (; i >= 0 && i <= end; i += step) {
+		/* Too small a gap: its bounds do not matter either. */
+		if (gaps && READ_ONCE(gaps[i]) < gs->size)
+			continue;
 		first = ma_pivot_min(pivots, i, min);
 		last = ma_pivot_max(pivots, type, i, max);
 		if (rev ? last < gs->min : first > gs->max)
 			break;
-		if (gaps && READ_ONCE(gaps[i]) < gs->size)
-			continue;
 		slot = mt_slot(gs->mt, slots, i);
 		if (mt_gap_node_died(gs, node))
 			return -EAGAIN;
