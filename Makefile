@@ -260,23 +260,28 @@ series: kernel-deps
 
 # ---- checks ----------------------------------------------------------------
 
-# Install missing Debian packages when root; otherwise say what to run.
-deps:
+# Install missing Debian packages ($(1)) when root, after the command
+# $(2) (for example adding a dpkg architecture); otherwise say what to run.
+define install_pkgs
 	@command -v dpkg-query >/dev/null 2>&1 || exit 0; \
 	missing=; \
-	for p in $(DEPS_PKGS); do \
+	for p in $(1); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | \
 			grep -q 'install ok installed' || missing="$$missing $$p"; \
 	done; \
 	[ -z "$$missing" ] && exit 0; \
 	if [ "$$(id -u)" = 0 ]; then \
 		echo "installing:$$missing"; \
-		apt-get update -qq && apt-get install -y -qq$$missing >/dev/null; \
+		$(2) apt-get update -qq && apt-get install -y -qq$$missing >/dev/null; \
 	else \
 		echo "missing Debian packages:$$missing"; \
-		echo "run: sudo apt-get update && sudo apt-get install -y$$missing"; \
+		echo "run: $(if $(2),sudo $(2) )sudo apt-get update && sudo apt-get install -y$$missing"; \
 		exit 1; \
 	fi
+endef
+
+deps:
+	$(call install_pkgs,$(DEPS_PKGS),)
 
 # Build in a sub-make so the package check really comes first, then run.
 # Every line is silent so the runner's summary is the last line on stdout
@@ -296,22 +301,7 @@ check-asan:
 # run as root.
 DEPS_32_PKGS	:= gcc-multilib liburcu-dev:i386
 deps-32:
-	@command -v dpkg-query >/dev/null 2>&1 || exit 0; \
-	missing=; \
-	for p in $(DEPS_32_PKGS); do \
-		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | \
-			grep -q 'install ok installed' || missing="$$missing $$p"; \
-	done; \
-	[ -z "$$missing" ] && exit 0; \
-	if [ "$$(id -u)" = 0 ]; then \
-		echo "installing:$$missing"; \
-		dpkg --add-architecture i386 && apt-get update -qq && \
-		apt-get install -y -qq$$missing >/dev/null; \
-	else \
-		echo "missing Debian packages:$$missing"; \
-		echo "run: sudo dpkg --add-architecture i386 && sudo apt-get update && sudo apt-get install -y$$missing"; \
-		exit 1; \
-	fi
+	$(call install_pkgs,$(DEPS_32_PKGS),dpkg --add-architecture i386 &&)
 
 check-32: deps-32
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/m32 SANFLAGS=-m32 check
