@@ -2585,21 +2585,28 @@ static __always_inline bool mas_wr_at_leaf(const struct ma_state *mas)
 	       mas->min <= mas->index && mas->index <= mas->max;
 }
 
-/* Point @mas at the leaf holding mas->index; false if there is none. */
+/*
+ * Point @mas at the leaf holding mas->index, and mas->offset at its slot;
+ * false if there is none.
+ */
 static __always_inline bool mas_wr_to_leaf(struct ma_state *mas)
 {
 	struct maple_node *node;
 
+	if (mas_wr_at_leaf(mas)) {
+		node = mte_to_node(mas->node);
+	} else {
+		node = mas_wr_descend(mas);
+		if (!node)
+			return false;
+		mas->node = mt_mk_node(node, maple_leaf_64);
+	}
 	/*
-	 * The caller may have moved the range in the leaf since: the slot
-	 * is checked where it is used (see mt_leaf_prepare()).
+	 * Found again even in the leaf the state stands on: the caller may
+	 * have moved the range within it since (__mas_set_range() after
+	 * mas_preallocate()), and the single-store classification takes the
+	 * slot as the one holding mas->index.
 	 */
-	if (mas_wr_at_leaf(mas))
-		return true;
-	node = mas_wr_descend(mas);
-	if (!node)
-		return false;
-	mas->node = mt_mk_node(node, maple_leaf_64);
 	mas->offset = ma_offset(node->mr64.pivot, maple_leaf_64, mas->index);
 	return true;
 }

@@ -1135,8 +1135,55 @@ static void expected_entries_pool_covers_ascending_stores(struct kunit *test)
 	}
 }
 
+/*
+ * mas_preallocate() for a rewrite (an entry inside a NULL range), then the
+ * state pointed with __mas_set_range() at another range of the same leaf,
+ * one that is a single store from the slot that holds it -- but a boundary
+ * move from the slot the preparation found: range [25, 29] stored with
+ * B, which [20, 29] already holds.  The store must take the slot of its
+ * own first index (it took the prepared one, moved the boundary after it
+ * and gave [20, 24] to the NULL before it).
+ */
+static void store_after_preparing_another_range_takes_its_own_slot(struct kunit *test)
+{
+	unsigned int flags = param_flags(test);
+	void *a = val(1), *b = val(2), *c = val(3), *x = val(4);
+	int use_gfp, ret;
+	struct ptree pt;
+
+	for (use_gfp = 0; use_gfp < 2; use_gfp++) {
+		MA_STATE(mas, &pt.mt, 12, 14);
+
+		pt_init(&pt, flags);
+		pt_store(test, &pt, 0, 9, a);
+		pt_store(test, &pt, 20, 29, b);
+		pt_store(test, &pt, 40, 49, c);
+		pt_lock(&pt);
+		ret = mas_preallocate(&mas, x, pt_gfp(&pt));
+		if (!ret) {
+			__mas_set_range(&mas, 25, 29);
+			if (use_gfp)
+				ret = mas_store_gfp(&mas, b, pt_gfp(&pt));
+			else
+				mas_store_prealloc(&mas, b);
+		}
+		pt_unlock(&pt);
+		mas_destroy(&mas);
+		KUNIT_EXPECT_EQ(test, ret, 0);
+		model_store_range(&pt.m, 25, 29, b);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, mtree_load(&pt.mt, 22), b,
+					"%s", use_gfp ? "mas_store_gfp" :
+					"mas_store_prealloc");
+		pt_expect_model(test, &pt);
+		pt_destroy(&pt);
+	}
+	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
+}
+
 static struct kunit_case maple_prealloc_cases[] = {
 	KUNIT_CASE_PARAM(preallocate_slot_store_requests_no_node,
+			 tree_modes_gen_params),
+	KUNIT_CASE_PARAM(store_after_preparing_another_range_takes_its_own_slot,
 			 tree_modes_gen_params),
 	KUNIT_CASE_PARAM(preallocate_end_boundary_move_requests_no_node,
 			 tree_modes_gen_params),
