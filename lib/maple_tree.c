@@ -3731,15 +3731,15 @@ static noinline int mas_preallocate_nodes(struct ma_state *mas, void *entry,
  *  - in RCU mode, one for such a store (the leaf is copied);
  *  - otherwise what the store's planning pass counts (splits, spanning
  *    stores, rebalancing, a new root).
- * The walk is left in @mas for the store, and so is what a single store
- * (one slot, one boundary) will do: mas_store_prealloc() checks that the
- * range and entry still make it one and carries it out without working it
- * out again.  What a leaf copy under RCU will do is kept in the node
- * allocated for it and taken only by a store of the same range and kind
- * of entry (NULL or not).  The caller holds the tree lock, and writes
- * nothing else to the tree, until the matching mas_store_prealloc() with
- * the same range and entry, which then cannot fail and allocates nothing;
- * mas_destroy() frees what a store did not use.
+ * The walk is left in @mas for the store, and so is the kind of a single
+ * store (one slot, one boundary) and its slot: mas_store_prealloc() checks
+ * that the range and entry still make it one and carries it out without
+ * working it out again; any other write is worked out again from the leaf
+ * @mas stands on.  The caller holds the tree lock, and writes nothing else
+ * to the tree, until the matching mas_store_prealloc() with the same range
+ * and entry, which then cannot fail and allocates nothing; a store of
+ * another range (the state moved with __mas_set_range()) is done right
+ * but may have to allocate.  mas_destroy() frees what a store did not use.
  *
  * Return: 0, or -ENOMEM with nothing allocated.
  */
