@@ -89,4 +89,4 @@ fuzz-cover: $(FUZZ_COVER_DIR)/fuzz_maple
 	@llvm-cov report $(FUZZ_COVER_DIR)/fuzz_maple \
 		-instr-profile=$(FUZZ_COVER_DIR)/run.profdata \
 		-show-functions lib/maple_tree.c | \
-		grep -E '^(Name|mas_wr|mt_wr|mt_leaf|mas_store|mas_preallocate|mt_big|mt_gap|mas_erase|mtree_(store|insert|erase))|TOTAL'
+		grep -E '^(Name|(maple_tree\.c:)?(mas_wr|mt_wr|mt_leaf|mas_store|mas_preallocate|mt_big|mt_gap|mas_erase|mtree_(store|insert|erase)))|TOTAL'
