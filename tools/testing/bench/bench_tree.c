@@ -498,14 +498,30 @@ static DECLARE_RWSEM(bench_mmap_lock);
 static struct bench_vma bench_mmap_vma;
 
 /*
+ * A VMA write as the cycles below make it: through mas_preallocate() +
+ * mas_store_prealloc() (@prealloc, the VMA code's way) or mas_store_gfp()
+ * from the state as it is.  Returns 1 if it failed.
+ */
+static __always_inline unsigned long bench_vma_store(struct ma_state *mas,
+						     void *entry,
+						     bool prealloc)
+{
+	if (!prealloc)
+		return mas_store_gfp(mas, entry, GFP_KERNEL) != 0;
+	if (mas_preallocate(mas, entry, GFP_KERNEL))
+		return 1;
+	mas_store_prealloc(mas, entry);
+	return 0;
+}
+
+/*
  * One will-it-scale mmap1 iteration as the tree sees it: a top-down search
  * for a 128 MiB hole, a lookup there (the kernel's find_vma_prev()), the
- * insert through mas_preallocate() + mas_store_prealloc(), the lookup of
- * munmap() and the erase, preallocated the same way.  Returns the number
- * of steps that did not give what they should.
+ * insert, the lookup of munmap() and the erase.  Returns the number of
+ * steps that did not give what they should.
  */
-BENCH_NOINLINE unsigned long
-bench_loop_mmap_cycle(struct maple_tree *mt, unsigned long n)
+static __always_inline unsigned long
+bench_mmap_cycles(struct maple_tree *mt, unsigned long n, bool prealloc)
 {
 	void *vma = &bench_mmap_vma;
 	MA_STATE(mas, mt, 0, 0);
@@ -520,40 +536,47 @@ bench_loop_mmap_cycle(struct maple_tree *mt, unsigned long n)
 		mas_set(&mas, start);
 		err += mas_walk(&mas) != NULL;
 		mas_set_range(&mas, start, start + BENCH_MMAP_SIZE - 1);
-		if (mas_preallocate(&mas, vma, GFP_KERNEL))
-			return err + n - k;
-		mas_store_prealloc(&mas, vma);
+		err += bench_vma_store(&mas, vma, prealloc);
 		mas_set(&mas, start);
 		err += mas_walk(&mas) != vma;
 		mas_set_range(&mas, start, start + BENCH_MMAP_SIZE - 1);
-		if (mas_preallocate(&mas, NULL, GFP_KERNEL))
-			return err + n - k;
-		mas_store_prealloc(&mas, NULL);
+		err += bench_vma_store(&mas, NULL, prealloc);
 	}
 	return err;
 }
 
 /*
  * One will-it-scale brk1 iteration: the last range grows by a page and
- * shrinks back, each step through mas_preallocate() + mas_store_prealloc()
- * as the kernel's brk() does.  Returns the number of failed steps.
+ * shrinks back.  Returns the number of failed steps.
  */
-BENCH_NOINLINE unsigned long
-bench_loop_brk_cycle(struct maple_tree *mt, struct bench_vma *heap,
-		     unsigned long n)
+static __always_inline unsigned long
+bench_brk_cycles(struct maple_tree *mt, struct bench_vma *heap,
+		 unsigned long n, bool prealloc)
 {
 	unsigned long err = 0, k, end = heap->last;
 	MA_STATE(mas, mt, 0, 0);
 
 	for (k = 0; k < n; k++) {
 		mas_set_range(&mas, heap->start, end + BENCH_PAGE);
-		err += mas_preallocate(&mas, heap, GFP_KERNEL) != 0;
-		mas_store_prealloc(&mas, heap);
+		err += bench_vma_store(&mas, heap, prealloc);
 		mas_set_range(&mas, end + 1, end + BENCH_PAGE);
-		err += mas_preallocate(&mas, NULL, GFP_KERNEL) != 0;
-		mas_store_prealloc(&mas, NULL);
+		err += bench_vma_store(&mas, NULL, prealloc);
 	}
 	return err;
+}
+
+/* The cycles as the kernel's mmap() and brk() write: preallocated. */
+BENCH_NOINLINE unsigned long
+bench_loop_mmap_cycle(struct maple_tree *mt, unsigned long n)
+{
+	return bench_mmap_cycles(mt, n, true);
+}
+
+BENCH_NOINLINE unsigned long
+bench_loop_brk_cycle(struct maple_tree *mt, struct bench_vma *heap,
+		     unsigned long n)
+{
+	return bench_brk_cycles(mt, heap, n, true);
 }
 
 /*
@@ -564,42 +587,14 @@ bench_loop_brk_cycle(struct maple_tree *mt, struct bench_vma *heap,
 BENCH_NOINLINE unsigned long
 bench_loop_mmap_cycle_gfp(struct maple_tree *mt, unsigned long n)
 {
-	void *vma = &bench_mmap_vma;
-	MA_STATE(mas, mt, 0, 0);
-	unsigned long err = 0, k, start;
-
-	for (k = 0; k < n; k++) {
-		mas_reset(&mas);
-		if (mas_empty_area_rev(&mas, 0, BENCH_MMAP_HIGH,
-				       BENCH_MMAP_SIZE))
-			return err + n - k;
-		start = mas.index;
-		mas_set(&mas, start);
-		err += mas_walk(&mas) != NULL;
-		mas_set_range(&mas, start, start + BENCH_MMAP_SIZE - 1);
-		err += mas_store_gfp(&mas, vma, GFP_KERNEL) != 0;
-		mas_set(&mas, start);
-		err += mas_walk(&mas) != vma;
-		mas_set_range(&mas, start, start + BENCH_MMAP_SIZE - 1);
-		err += mas_store_gfp(&mas, NULL, GFP_KERNEL) != 0;
-	}
-	return err;
+	return bench_mmap_cycles(mt, n, false);
 }
 
 BENCH_NOINLINE unsigned long
 bench_loop_brk_cycle_gfp(struct maple_tree *mt, struct bench_vma *heap,
 			 unsigned long n)
 {
-	unsigned long err = 0, k, end = heap->last;
-	MA_STATE(mas, mt, 0, 0);
-
-	for (k = 0; k < n; k++) {
-		mas_set_range(&mas, heap->start, end + BENCH_PAGE);
-		err += mas_store_gfp(&mas, heap, GFP_KERNEL) != 0;
-		mas_set_range(&mas, end + 1, end + BENCH_PAGE);
-		err += mas_store_gfp(&mas, NULL, GFP_KERNEL) != 0;
-	}
-	return err;
+	return bench_brk_cycles(mt, heap, n, false);
 }
 
 /* Exact-range overwrites of the VMA tree through mas_store_gfp(). */
