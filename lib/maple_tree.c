@@ -299,13 +299,26 @@ static inline unsigned long mt_parent_gap(unsigned long pword)
  */
 static inline void ma_mark_dead(struct maple_node *node)
 {
+	/*
+	 * The replacement's publication before the mark: a reader that sees
+	 * the mark and walks again from the root finds the replacement.
+	 */
 	smp_wmb();
 	WRITE_ONCE(node->parent, (struct maple_pnode *)node);
+	/*
+	 * The mark before call_rcu() reuses the node's first words: pairs
+	 * with the smp_rmb() of ma_dead_node().
+	 */
 	smp_wmb();
 }
 
 static inline bool ma_dead_node(const struct maple_node *node)
 {
+	/*
+	 * The node's words before its parent word: if that is no mark, they
+	 * were read before the node was reused.  Pairs with the second
+	 * smp_wmb() of ma_mark_dead().
+	 */
 	smp_rmb();
 	return (struct maple_node *)READ_ONCE(node->parent) == node;
 }
@@ -906,6 +919,238 @@ static noinline void *mas_step_prev(struct ma_state *mas, bool any)
 }
 
 /*
+ * Out of a leaf at its edge through the parents, to the neighbour leaf,
+ * rather than by a walk from the root: the parent is in the cache and the
+ * step reads one slot of it, no search.  A parent's words count if,
+ * after they were read, the parent is live and still the child's parent
+ * (see mt_wr_kept_children() for why that is enough); every other node
+ * is checked to be live after the words taken from it were read, and each
+ * bound must continue the one before it, so a step that meets a change
+ * gives up, and the caller walks from the root.  A bound that is a node's
+ * own limit (the neighbour is the last child of a full node going forward,
+ * or the first child of a node going back) is read from the first node
+ * above that keeps it.
+ */
+
+/*
+ * The parent word of @node, read after what was read of @node; 0 for the
+ * root, a dead node, or a kept child whose new parent is being published.
+ */
+static __always_inline unsigned long
+ma_parent_word(const struct maple_node *node)
+{
+	unsigned long pword;
+
+	/* After the node's words, as in ma_dead_node(). */
+	smp_rmb();
+	pword = (unsigned long)READ_ONCE(node->parent);
+
+	if ((pword & MAPLE_PARENT_ROOT) ||
+	    (pword & ~MAPLE_NODE_MASK) == (unsigned long)node)
+		return 0;
+	return pword & ~MAPLE_NODE_MASK ? pword : 0;
+}
+
+static __always_inline struct maple_node *ma_pword_node(unsigned long pword)
+{
+	return (struct maple_node *)(pword & ~MAPLE_NODE_MASK);
+}
+
+static __always_inline unsigned char ma_pword_slot(unsigned long pword)
+{
+	return (pword >> MAPLE_PARENT_SLOT_SHIFT) & MAPLE_PARENT_SLOT_MASK;
+}
+
+/*
+ * After the words of @parent, reached by @node's parent word @pword, were
+ * read: @parent is live and still @node's parent, so they were read
+ * before any publication that replaced it (see mt_wr_kept_children()).
+ */
+static __always_inline bool ma_parent_still(const struct maple_node *node,
+					    const struct maple_node *parent,
+					    unsigned long pword)
+{
+	return !ma_dead_node(parent) &&
+	       (unsigned long)READ_ONCE(node->parent) == pword;
+}
+
+/*
+ * The lowest (@max: highest) index under the live node @node, from the
+ * first node above it that keeps it as a pivot: false if a change got in
+ * the way.
+ */
+static bool ma_node_bound(const struct maple_node *node,
+			  enum maple_type ptype, bool max, unsigned long *bound)
+{
+	const struct maple_node *parent;
+	unsigned long pword;
+	unsigned char off;
+
+	for (;;) {
+		/* After the node's words, as in ma_dead_node(). */
+		smp_rmb();
+		pword = (unsigned long)READ_ONCE(node->parent);
+		if (pword & MAPLE_PARENT_ROOT) {
+			*bound = max ? ULONG_MAX : 0;
+			return true;
+		}
+		parent = ma_pword_node(pword);
+		if (!parent || parent == node)
+			return false;
+		off = ma_pword_slot(pword);
+		if (max ? off < mt_pivots[ptype] : off) {
+			*bound = ma_pivots((struct maple_node *)parent,
+					   ptype)[max ? off : off - 1] + !max;
+			return ma_parent_still(node, parent, pword);
+		}
+		if (!ma_parent_still(node, parent, pword))
+			return false;
+		node = parent;
+	}
+}
+
+/*
+ * From the last range of the live leaf mas->node to the first range of
+ * the next leaf: the state is put on it and its entry left in *@found.
+ */
+static noinline bool mas_next_leaf(struct ma_state *mas, void **found)
+{
+	struct maple_tree *mt = mas->tree;
+	enum maple_type ptype = mt_internal_type(mt);
+	unsigned char npiv = mt_pivots[ptype], off;
+	struct maple_node *node = mte_to_node(mas->node), *parent;
+	unsigned long max = mas->max, hi = 0, last, pword, *pivots;
+	struct maple_enode *next;
+	void __rcu **slots;
+	void *entry;
+
+	/* Up to the first node that has a child after ours. */
+	for (;;) {
+		pword = ma_parent_word(node);
+		if (!pword)
+			return false;
+		parent = ma_pword_node(pword);
+		off = ma_pword_slot(pword);
+		pivots = ma_pivots(parent, ptype);
+		slots = ma_slots(parent, ptype);
+		if (off < npiv && pivots[off] != max)
+			return false;
+		if (off + 1 < npiv) {
+			hi = pivots[off + 1];
+			if (hi > max)
+				break;
+			if (hi < max)
+				return false;
+		} else if (off + 1 == npiv && rcu_access_pointer(slots[npiv])) {
+			/* The last child of a full node ends where it does. */
+			if (!ma_node_bound(parent, ptype, true, &hi) ||
+			    hi <= max)
+				return false;
+			break;
+		}
+		if (!ma_parent_still(node, parent, pword))
+			return false;
+		node = parent;
+	}
+	next = mt_slot(mt, slots, off + 1);
+	if (unlikely(!next) || !ma_parent_still(node, parent, pword))
+		return false;
+
+	/* Down the first children to the leaf. */
+	while (!mte_is_leaf(next)) {
+		node = mte_to_node(next);
+		last = ma_pivots(node, ptype)[0];
+		next = mt_slot(mt, ma_slots(node, ptype), 0);
+		if (unlikely(last <= max || last > hi || !next) ||
+		    ma_dead_node(node))
+			return false;
+		hi = last;
+	}
+	node = mte_to_node(next);
+	last = __ma_pivot_max(ma_pivots(node, maple_leaf_64), maple_leaf_64, 0,
+			      hi, true);
+	entry = mt_slot(mt, ma_slots(node, maple_leaf_64), 0);
+	if (unlikely(last <= max || last > hi) || ma_dead_node(node))
+		return false;
+	mas->node = next;
+	mas->min = max + 1;
+	mas->max = hi;
+	mas->offset = 0;
+	mas->index = max + 1;
+	mas->last = last;
+	*found = entry;
+	return true;
+}
+
+/* The mirror of mas_next_leaf(): to the last range of the previous leaf. */
+static noinline bool mas_prev_leaf(struct ma_state *mas, void **found)
+{
+	struct maple_tree *mt = mas->tree;
+	enum maple_type ptype = mt_internal_type(mt);
+	struct maple_node *node = mte_to_node(mas->node), *parent;
+	unsigned long min = mas->min, lo, first, pword, *pivots;
+	struct maple_enode *next;
+	void __rcu **slots;
+	unsigned char off;
+	void *entry;
+
+	/* Up to the first node that has a child before ours. */
+	for (;;) {
+		pword = ma_parent_word(node);
+		if (!pword)
+			return false;
+		parent = ma_pword_node(pword);
+		off = ma_pword_slot(pword);
+		if (off)
+			break;
+		if (!ma_parent_still(node, parent, pword))
+			return false;
+		node = parent;
+	}
+	pivots = ma_pivots(parent, ptype);
+	slots = ma_slots(parent, ptype);
+	if (pivots[off - 1] != min - 1)
+		return false;
+	/* The first child of a node starts where it does. */
+	if (off > 1)
+		lo = pivots[off - 2] + 1;
+	else if (!ma_node_bound(parent, ptype, false, &lo))
+		return false;
+	next = mt_slot(mt, slots, off - 1);
+	if (unlikely(!next || lo >= min) ||
+	    !ma_parent_still(node, parent, pword))
+		return false;
+
+	/* Down the last children to the leaf. */
+	while (!mte_is_leaf(next)) {
+		node = mte_to_node(next);
+		pivots = ma_pivots(node, ptype);
+		off = __ma_offset(pivots, ptype, min - 1, false);
+		first = off ? pivots[off - 1] + 1 : lo;
+		next = mt_slot(mt, ma_slots(node, ptype), off);
+		if (unlikely(first < lo || first >= min || !next) ||
+		    ma_dead_node(node))
+			return false;
+		lo = first;
+	}
+	node = mte_to_node(next);
+	pivots = ma_pivots(node, maple_leaf_64);
+	off = __ma_offset(pivots, maple_leaf_64, min - 1, true);
+	first = off ? READ_ONCE(pivots[off - 1]) + 1 : lo;
+	entry = mt_slot(mt, ma_slots(node, maple_leaf_64), off);
+	if (unlikely(first < lo || first >= min) || ma_dead_node(node))
+		return false;
+	mas->node = next;
+	mas->min = lo;
+	mas->max = min - 1;
+	mas->offset = off;
+	mas->index = first;
+	mas->last = min - 1;
+	*found = entry;
+	return true;
+}
+
+/*
  * Every state but a node or the root entry (MAS_NONE, MAS_PAUSE, an error)
  * resumes as a walk from the root at mas->index.
  */
@@ -1063,6 +1308,11 @@ static noinline void *mas_forward(struct ma_state *mas, unsigned long max,
 			if (run == MAS_RUN_EDGE)
 				continue;
 		}
+		if (mas_is_active(mas) && mas_next_leaf(mas, &entry)) {
+			if (mas->last > done && (entry || any))
+				return entry;
+			continue;
+		}
 		save = *mas;
 		entry = mas_step_next(mas, any);
 		if (mas->index > max) {
@@ -1105,6 +1355,11 @@ static noinline void *mas_backward(struct ma_state *mas, unsigned long min,
 				return NULL;
 			if (run == MAS_RUN_EDGE)
 				continue;
+		}
+		if (mas_is_active(mas) && mas_prev_leaf(mas, &entry)) {
+			if (mas->index < done && (entry || any))
+				return entry;
+			continue;
 		}
 		save = *mas;
 		entry = mas_step_prev(mas, any);
@@ -1675,9 +1930,10 @@ static inline void mt_gap_push_up(struct maple_node *child, unsigned long gap)
  * the root (the old tree does not change before the new nodes are
  * published), so the write needs a few hundred bytes of stack whatever
  * the height.  An old node whose contents went into a list is replaced;
- * its children that went in whole were given the new node as parent, so
- * after publishing, the old nodes to retire are the replaced one and,
- * below it, every child whose parent is still a retired node.
+ * its children that went in whole are given the new node as parent once
+ * that is published (in RCU mode; at once otherwise: mt_wr_kept_children()), so
+ * after that the old nodes to retire are the replaced one and, below it,
+ * every child whose parent is still a retired node.
  */
 
 struct mt_level {
@@ -1862,10 +2118,82 @@ static void mt_wr_gather_leaf(struct mt_wr *wr)
 		mt_big_copy(wr, r, r->offset + 1, r->end);
 }
 
+/* A node for the rebuild, its parent word cleared: see mt_wr_fill(). */
+static struct maple_node *mt_wr_new_node(struct mt_wr *wr)
+{
+	struct maple_node *node = mas_pop_node(wr->mas);
+
+	node->parent = NULL;
+	return node;
+}
+
+/*
+ * The old children a rebuild keeps change parent around the publication
+ * of the new nodes, in RCU mode: a reader leaves a leaf through its parent
+ * word (mas_next_leaf()), and must not reach an old parent, intact but
+ * out of the tree, after the publication.  So before it the kept
+ * children's parent words are cleared (a reader then walks from the root,
+ * and one that read the word before reads it again after the parent's
+ * words, to know it read them before the publication); after it they are
+ * set to the new parent; the old nodes are retired last.  New children
+ * carry their parent from mt_wr_fill() and are only gone through.
+ */
+static void mt_wr_kept_children(struct mt_wr *wr, struct maple_node *node,
+				enum maple_type type, bool adopt)
+{
+	void __rcu **slots = ma_slots(node, type);
+	unsigned char i;
+
+	for (i = 0; i < mt_slots[type]; i++) {
+		struct maple_enode *child = mt_slot_locked(wr->mt, slots, i);
+		struct maple_node *cnode;
+
+		if (!child)
+			break;
+		cnode = mte_to_node(child);
+		if (ma_parent(cnode) == node && ma_parent_slot(cnode) == i) {
+			if (!mte_is_leaf(child))
+				mt_wr_kept_children(wr, cnode,
+						    mte_node_type(child), adopt);
+		} else if (adopt) {
+			mt_set_parent(cnode, node, i);
+		} else {
+			WRITE_ONCE(cnode->parent, NULL);
+		}
+	}
+}
+
+/* Before @node, the top node of a rebuild, is published. */
+static void mt_wr_unhook(struct mt_wr *wr, struct maple_node *node,
+			 enum maple_type type)
+{
+	/* The stores are ordered before the publication by its release. */
+	if (wr->in_rcu && !ma_is_leaf(type))
+		mt_wr_kept_children(wr, node, type, false);
+}
+
+/* After @node is published, before the old nodes are retired. */
+static void mt_wr_adopt(struct mt_wr *wr, struct maple_node *node,
+			enum maple_type type)
+{
+	if (!wr->in_rcu || ma_is_leaf(type))
+		return;
+	/*
+	 * The new nodes' contents before the parent words that lead to
+	 * them: pairs with the address dependency of a reader's parent word
+	 * load (mas_next_leaf(), mas_prev_leaf()).
+	 */
+	smp_wmb();
+	mt_wr_kept_children(wr, node, type, true);
+}
+
 /*
  * Write @count list entries from @from into @node (a new node, or an old
  * one rewritten in place), which covers [@min, list pivot of the last one].
- * Children take @node as their parent.
+ * Children take @node as their parent, except, in RCU mode, the old ones
+ * that stay in the tree: they change parent around the publication
+ * (mt_wr_kept_children()).  New children are told apart by the parent
+ * word their caller cleared (mt_wr_new_node()).
  *
  * Return: the largest gap in the node (allocation trees only).
  */
@@ -1890,7 +2218,10 @@ static unsigned long mt_wr_fill(struct mt_wr *wr, struct maple_node *node,
 			pivots[i] = big->pivot[from + i];
 		RCU_INIT_POINTER(slots[i], slot);
 		if (!ma_is_leaf(type)) {
-			mt_set_parent(mte_to_node(slot), node, i);
+			struct maple_node *child = mte_to_node(slot);
+
+			if (!wr->in_rcu || !child->parent)
+				mt_set_parent(child, node, i);
 			if (gaps) {
 				gaps[i] = big->gap[from + i];
 				if (gaps[i] > gap) {
@@ -1959,7 +2290,7 @@ static int mt_wr_split(struct mt_wr *wr, enum maple_type type,
 		out_gap[i] = 0;
 		wr->nodes++;
 		if (wr->commit) {
-			struct maple_node *node = mas_pop_node(wr->mas);
+			struct maple_node *node = mt_wr_new_node(wr);
 
 			out_gap[i] = mt_wr_fill(wr, node, type, from, count,
 						min);
@@ -2043,10 +2374,12 @@ static void mt_wr_finish_root(struct mt_wr *wr, unsigned char depth,
 		wr->nodes++;
 		if (!wr->commit)
 			return;
-		node = mas_pop_node(wr->mas);
+		node = mt_wr_new_node(wr);
 		mt_wr_fill(wr, node, type, 0, big->n, 0);
+		mt_wr_unhook(wr, node, type);
 		mt_wr_set_root(wr, mte_mk_root(mt_mk_node(node, type)),
 			       wr->height ? wr->height - depth : 1);
+		mt_wr_adopt(wr, node, type);
 	}
 	mt_wr_retire_root(wr, old_root);
 }
@@ -2067,10 +2400,12 @@ static void mt_wr_grow_root(struct mt_wr *wr, enum maple_type type)
 	mt_big_reset(&wr->big, wr->itype);
 	for (i = 0; i < k; i++)
 		mt_big_push(&wr->big, pivot[i], slot[i], gap[i]);
-	node = mas_pop_node(wr->mas);
+	node = mt_wr_new_node(wr);
 	mt_wr_fill(wr, node, wr->itype, 0, k, 0);
+	mt_wr_unhook(wr, node, wr->itype);
 	mt_wr_set_root(wr, mte_mk_root(mt_mk_node(node, wr->itype)),
 		       wr->height + 1);
+	mt_wr_adopt(wr, node, wr->itype);
 	mt_wr_retire_root(wr, old_root);
 }
 
@@ -2107,12 +2442,14 @@ static void mt_wr_replace(struct mt_wr *wr, enum maple_type type)
 		wr->nodes++;
 		if (!wr->commit)
 			return;
-		node = mas_pop_node(wr->mas);
+		node = mt_wr_new_node(wr);
 		gap = mt_wr_fill(wr, node, type, 0, wr->big.n, lv->min);
 		node->parent = old->parent;
+		mt_wr_unhook(wr, node, type);
 		rcu_assign_pointer(ma_slots(ma_parent(old),
 					    wr->itype)[ma_parent_slot(old)],
 				   mt_mk_node(node, type));
+		mt_wr_adopt(wr, node, type);
 		mt_wr_retire(wr, old, type, lv->max);
 	}
 	if (wr->alloc)
