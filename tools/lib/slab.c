@@ -509,10 +509,26 @@ static noinline void *slab_alloc_slow(struct kmem_cache *s, gfp_t gfp)
 	return obj;
 }
 
+/*
+ * A kernel would oops on a cache that was never created; here the usual
+ * cause is a program that did not call the init function that creates it
+ * (maple_tree_init()), so say so.
+ */
+static noinline __noreturn void slab_no_cache(void)
+{
+	__kernel_bug(__FILE__, __LINE__, "kmem_cache_alloc",
+		     "allocation from a cache that was never created: call maple_tree_init() once first, as the kernel does at boot");
+}
+
 void *kmem_cache_alloc(struct kmem_cache *s, gfp_t gfp)
 {
-	struct slab_tslot *ts = &slab_tls.slot[s->slot];
-	void *obj = ts->free;
+	struct slab_tslot *ts;
+	void *obj;
+
+	if (unlikely(!s))
+		slab_no_cache();
+	ts = &slab_tls.slot[s->slot];
+	obj = ts->free;
 
 	slab_might_sleep(gfp);
 	if (unlikely(!obj || ts->gen != s->gen ||
