@@ -116,8 +116,11 @@ TEST_BINS	:= $(BUILD)/maple-test $(BUILD)/runner-selftest
 # (QUICK=1) to prove they work - never to assert a speed.
 CHECK_PRE	:= @$(MAKE) --no-print-directory -s bench-check
 
-# Debian packages the build and the later fuzz/valgrind targets need.
-DEPS_PKGS	:= liburcu-dev clang libclang-rt-14-dev valgrind
+# Debian packages make and make check need (pkg-config for the outside
+# program check); the fuzzer's and callgrind's come with those targets.
+DEPS_PKGS	:= liburcu-dev pkg-config
+FUZZ_DEPS_PKGS	:= clang libclang-rt-14-dev
+CALLGRIND_PKGS	:= valgrind
 
 # ---- output ----------------------------------------------------------------
 
@@ -148,8 +151,9 @@ endif
 
 # ---- targets ---------------------------------------------------------------
 
-.PHONY: all check check-asan check-tsan check-32 deps deps-32 install clean tests \
-	kernel-deps modules check-kernel series FORCE
+.PHONY: all check check-asan check-tsan check-32 deps deps-32 deps-fuzz \
+	deps-callgrind install clean tests outside-check kernel-deps modules \
+	check-kernel series FORCE
 .DEFAULT_GOAL	:= all
 
 all: $(LIBS) $(PCS) $(TEST_BINS)
@@ -283,11 +287,34 @@ endef
 deps:
 	$(call install_pkgs,$(DEPS_PKGS),)
 
+deps-fuzz:
+	$(call install_pkgs,$(FUZZ_DEPS_PKGS),)
+
+deps-callgrind:
+	$(call install_pkgs,$(CALLGRIND_PKGS),)
+
+# The README's recipe for a program outside the tree, followed to the
+# letter: tools/testing/outside/prog.c built with pkg-config against
+# build/maple.pc and run.  Silent unless it fails.
+OUTSIDE_PROG	:= $(BUILD)/outside/prog
+$(OUTSIDE_PROG): tools/testing/outside/prog.c $(BUILD)/maple.pc \
+		 $(BUILD)/libmaple.a
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(SANFLAGS) -o $@ $< \
+		$$(PKG_CONFIG_PATH=$(BUILD) pkg-config --cflags --libs maple)
+
+outside-check: $(OUTSIDE_PROG)
+	@$(OUTSIDE_PROG) > $(BUILD)/outside/prog.log 2>&1 || \
+		{ cat $(BUILD)/outside/prog.log; \
+		  echo "outside-check: the README's outside program failed"; \
+		  exit 1; }
+
 # Build in a sub-make so the package check really comes first, then run.
 # Every line is silent so the runner's summary is the last line on stdout
 # (when a test fails, GNU make still adds its "*** Error" line on stderr).
 check: deps
-	@$(MAKE) --no-print-directory tests
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -s outside-check
 	$(CHECK_PRE)
 	@$(BUILD)/maple-test
 

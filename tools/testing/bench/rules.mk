@@ -55,13 +55,13 @@ $(BENCH_BIN): $(BENCH_DIR)/bench_tree.c include/linux/maple_tree.h \
 
 .PHONY: bench bench-quick bench-callgrind bench-smoke bench-check
 
-bench: $(BENCH_BIN)
+bench: $(BENCH_BIN) $(if $(call bench_yes,$(CALLGRIND)),deps-callgrind)
 	$(BENCH_BIN) $(BENCH_RUN_ARGS)
 
 bench-quick: $(BENCH_BIN)
 	$(BENCH_BIN) --quick $(BENCH_RUN_ARGS)
 
-bench-callgrind: $(BENCH_BIN)
+bench-callgrind: $(BENCH_BIN) deps-callgrind
 	$(BENCH_BIN) --callgrind-only $(BENCH_RUN_ARGS)
 
 bench-smoke: $(BENCH_BIN)

@@ -35,11 +35,11 @@ FUZZ_OBJS	:= $(FUZZ_TRACED:%.c=$(FUZZ_OBJDIR)/%.o) \
 FUZZ_HDRS	:= $(FUZZ_DIR)/model.h include/linux/maple_tree.h \
 		   $(wildcard tools/include/linux/*.h)
 
-$(FUZZ_TRACED:%.c=$(FUZZ_OBJDIR)/%.o): $(FUZZ_OBJDIR)/%.o: %.c $(FUZZ_HDRS)
+$(FUZZ_TRACED:%.c=$(FUZZ_OBJDIR)/%.o): $(FUZZ_OBJDIR)/%.o: %.c $(FUZZ_HDRS) | deps-fuzz
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -fno-sanitize-coverage=trace-cmp -c -o $@ $<
 
-$(FUZZ_ORACLE:%.c=$(FUZZ_OBJDIR)/%.o): $(FUZZ_OBJDIR)/%.o: %.c $(FUZZ_HDRS)
+$(FUZZ_ORACLE:%.c=$(FUZZ_OBJDIR)/%.o): $(FUZZ_OBJDIR)/%.o: %.c $(FUZZ_HDRS) | deps-fuzz
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -O2 -c -o $@ $<
 
@@ -63,7 +63,7 @@ fuzz: build/fuzz_maple
 # llvm-profdata (Debian's llvm package; installed when run as root).
 FUZZ_COVER_DIR	:= build/fuzz-cover
 
-$(FUZZ_COVER_DIR)/fuzz_maple: $(FUZZ_TRACED) $(FUZZ_ORACLE) $(FUZZ_HDRS)
+$(FUZZ_COVER_DIR)/fuzz_maple: $(FUZZ_TRACED) $(FUZZ_ORACLE) $(FUZZ_HDRS) | deps-fuzz
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer \
 		-fprofile-instr-generate -fcoverage-mapping -o $@ \
