@@ -6,8 +6,9 @@
 # all built in, in a real kernel: Debian's linux-source-6.1 on UML, with
 # our tree in place of the kernel's.
 #
-#  1. Unpack /usr/src/linux-source-6.1.tar.xz into $OUT/linux (once; it is
-#     kept for incremental runs and unpacked again when the tarball changes).
+#  1. Copy the pristine linux-source-6.1 (scripts/linux-src.sh) to
+#     $OUT/linux (once; it is kept for incremental runs and copied again
+#     when the tarball changes).
 #  2. Put include/linux/maple_tree.h, lib/maple_tree.c,
 #     lib/test_maple_tree_api.c and lib/maple_tree_kunit.c in place (copied
 #     only when they differ, so kbuild rebuilds only what changed), install
@@ -38,15 +39,15 @@ KUNIT_SRC=${KUNIT_SRC:-/usr/src/linux-source-6.1.tar.xz}
 tree=$OUT/linux
 bdir=$OUT/build
 
-# 1. The kernel source, unpacked once per tarball.
-stamp="$(stat -c '%s %Y' "$KUNIT_SRC") $KUNIT_SRC"
+# 1. A copy of the pristine kernel source (scripts/linux-src.sh), made once
+#    per tarball.
+pristine=$(LINUX_SRC_TARBALL=$KUNIT_SRC scripts/linux-src.sh)
+stamp=$(cat "$pristine/../stamp")
 if [ ! -f "$tree/.maple-src" ] || [ "$(cat "$tree/.maple-src")" != "$stamp" ]; then
-	echo "kunit-uml: unpacking $KUNIT_SRC"
-	rm -rf "$tree" "$bdir" "$OUT/unpack"
-	mkdir -p "$OUT/unpack"
-	tar -xf "$KUNIT_SRC" -C "$OUT/unpack"
-	mv "$OUT/unpack"/linux-source-* "$tree"
-	rmdir "$OUT/unpack"
+	echo "kunit-uml: copying $pristine"
+	rm -rf "$tree" "$bdir"
+	mkdir -p "$OUT"
+	cp -a "$pristine" "$tree"
 	cp "$tree/lib/Kconfig.debug" "$tree/lib/Kconfig.debug.maple-orig"
 	cp "$tree/lib/Makefile" "$tree/lib/Makefile.maple-orig"
 	echo "$stamp" >"$tree/.maple-src"
@@ -67,7 +68,7 @@ put lib/test_maple_tree_api.c lib/test_maple_tree_api.c
 # The kernel's own self-test, as shipped (older runs of this script put
 # ours over it).
 orig=$tree/lib/test_maple_tree.c.maple-orig
-[ -s "$orig" ] || tar -xf "$KUNIT_SRC" -O --wildcards '*/lib/test_maple_tree.c' >"$orig"
+[ -s "$orig" ] || cp "$pristine/lib/test_maple_tree.c" "$orig"
 put "$orig" lib/test_maple_tree.c
 put lib/maple_tree_kunit.c lib/maple_tree_kunit.c
 put Kconfig lib/Kconfig.maple

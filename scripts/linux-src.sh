@@ -1,10 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Print the path of a pristine copy of Debian's linux-source-6.1, unpacked
-# once from /usr/src/linux-source-6.1.tar.xz into $LINUX_SRC_CACHE (default
-# build/linux-src) and unpacked again when the tarball changes.  Nothing may
-# write into that copy: the series scripts copy it before patching.
+# The one place that unpacks Debian's linux-source-6.1 tarball
+# (/usr/src/linux-source-6.1.tar.xz).
+#
+#   scripts/linux-src.sh            print the path of a pristine copy of the
+#                                   whole tree, unpacked once into
+#                                   $LINUX_SRC_CACHE/linux (default
+#                                   build/linux-src) and again when the
+#                                   tarball changes
+#   scripts/linux-src.sh FILE...    print the path of a tree that holds at
+#                                   least FILE... (paths inside the kernel
+#                                   tree): the whole copy if it is there,
+#                                   else just those files, taken out of the
+#                                   tarball into $LINUX_SRC_CACHE/part
+#
+# Nothing may write into either: users copy what they change.
 #
 # Environment: LINUX_SRC_TARBALL (the tarball), LINUX_SRC_CACHE.
 set -euo pipefail
@@ -13,12 +24,37 @@ cd "$(dirname "$0")/.."
 tarball=${LINUX_SRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 cache=${LINUX_SRC_CACHE:-$PWD/build/linux-src}
 tree=$cache/linux
+part=$cache/part
 
 [ -f "$tarball" ] || { echo "linux-src: no $tarball (scripts/kernel-deps.sh)" >&2; exit 1; }
 stamp="$(stat -c '%s %Y' "$tarball") $tarball"
+
+if [ $# -gt 0 ] && [ -f "$cache/stamp" ] && [ "$(cat "$cache/stamp")" = "$stamp" ]; then
+	echo "$tree"
+	exit 0
+fi
+if [ $# -gt 0 ]; then
+	if [ ! -f "$part/.stamp" ] || [ "$(cat "$part/.stamp")" != "$stamp" ]; then
+		rm -rf "$part"
+		mkdir -p "$part"
+		echo "$stamp" >"$part/.stamp"
+	fi
+	missing=()
+	for f in "$@"; do
+		[ -e "$part/$f" ] || missing+=("*/$f")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		echo "linux-src: taking ${missing[*]#\*/} out of $tarball" >&2
+		tar -xf "$tarball" -C "$part" --strip-components=1 --wildcards \
+			"${missing[@]}"
+	fi
+	echo "$part"
+	exit 0
+fi
+
 if [ ! -f "$cache/stamp" ] || [ "$(cat "$cache/stamp")" != "$stamp" ]; then
 	echo "linux-src: unpacking $tarball into $cache" >&2
-	rm -rf "$cache"
+	rm -rf "$tree" "$cache/stamp" "$cache/unpack"
 	mkdir -p "$cache/unpack"
 	tar -xf "$tarball" -C "$cache/unpack"
 	mv "$cache"/unpack/linux-source-* "$tree"

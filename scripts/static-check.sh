@@ -51,16 +51,8 @@ else
 fi
 
 # ---- checkpatch ----
-cp_dir=$OUT/checkpatch
-stamp="$(stat -c '%s %Y' "$KUNIT_SRC") $KUNIT_SRC"
-if [ ! -f "$cp_dir/.stamp" ] || [ "$(cat "$cp_dir/.stamp")" != "$stamp" ]; then
-	rm -rf "$cp_dir"
-	mkdir -p "$cp_dir"
-	tar -xf "$KUNIT_SRC" -C "$cp_dir" --strip-components=1 --wildcards \
-		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
-		'*/scripts/const_structs.checkpatch'
-	echo "$stamp" >"$cp_dir/.stamp"
-fi
+cp_dir=$(LINUX_SRC_TARBALL=$KUNIT_SRC scripts/linux-src.sh \
+	scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch)
 files=(include/linux/maple_tree.h lib/maple_tree.c lib/test_maple_tree_api.c
        lib/maple_tree_kunit.c scripts/kbuild/bundled.h Kconfig Kbuild)
 echo "static-check: checkpatch.pl --no-tree -f ${files[*]}"

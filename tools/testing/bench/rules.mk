@@ -88,10 +88,13 @@ UPSTREAM_FILES	:= lib/maple_tree.c include/linux/maple_tree.h
 UPSTREAM_OUT	:= $(BUILD)/bench-upstream
 
 $(UPSTREAM_DIR)/stamp: $(UPSTREAM_TARBALL)
-	$(call msg,UNPACK,$(UPSTREAM_DIR))
+	$(call msg,COPY,$(UPSTREAM_DIR))
 	$(Q)rm -rf $(UPSTREAM_DIR) && mkdir -p $(UPSTREAM_DIR)
-	$(Q)tar -xf $(UPSTREAM_TARBALL) -C $(UPSTREAM_DIR) --strip-components=1 \
-		$(addprefix --wildcards */,$(UPSTREAM_FILES))
+	$(Q)src=$$(LINUX_SRC_TARBALL=$(UPSTREAM_TARBALL) \
+		   scripts/linux-src.sh $(UPSTREAM_FILES)) && \
+	for f in $(UPSTREAM_FILES); do \
+		install -D -m 644 $$src/$$f $(UPSTREAM_DIR)/$$f || exit 1; \
+	done
 	$(Q)touch $@
 
 $(UPSTREAM_BENCH): $(UPSTREAM_DIR)/stamp $(BENCH_DIR)/bench_tree.c \
