@@ -8,7 +8,8 @@
 #   0001 maple_tree: our include/linux/maple_tree.h and lib/maple_tree.c
 #        in place of the kernel's
 #   0002 lib/maple_tree_kunit.c with its Kconfig entry (taken from our
-#        top-level Kconfig) and its lib/Makefile line
+#        top-level Kconfig), its lib/Makefile line and its line in the
+#        MAPLE TREE entry of MAINTAINERS
 #
 # The patches are made in a scratch git repository holding only the
 # kernel files the series touches, committed with a fixed author and date
@@ -22,7 +23,7 @@ top=$PWD
 src=$(scripts/linux-src.sh)
 out=${SERIES_OUT:-$top/build/series}
 touched=(include/linux/maple_tree.h lib/maple_tree.c lib/Kconfig.debug
-	 lib/Makefile)
+	 lib/Makefile MAINTAINERS)
 
 scratch=$(mktemp -d /tmp/maple-series.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
@@ -95,6 +96,19 @@ awk '
 	END { if (!done) exit 1 }
 ' "$src/lib/Makefile" >"$repo/lib/Makefile" || {
 	echo "make-series: no test_maple_tree.o line in lib/Makefile" >&2
+	exit 1
+}
+# The new file joins the MAPLE TREE entry of MAINTAINERS (as in ours).
+awk '
+	{ print }
+	/^MAPLE TREE$/ { inentry = 1 }
+	inentry && /^F:\tlib\/maple_tree\.c$/ {
+		print "F:\tlib/maple_tree_kunit.c"
+		inentry = 0; done = 1
+	}
+	END { if (!done) exit 1 }
+' "$src/MAINTAINERS" >"$repo/MAINTAINERS" || {
+	echo "make-series: no MAPLE TREE entry in MAINTAINERS" >&2
 	exit 1
 }
 commit "$top"/scripts/series/0002.msg
