@@ -107,6 +107,9 @@ struct bench_opts {
 	unsigned int mt_flags;
 	const char *base;
 	const char *out_dir;
+	/* --merge: the JSON files of runs to take the median of */
+	char **merge;
+	int nr_merge;
 	/* child mode for callgrind */
 	const char *loop_op;
 	unsigned long loop_count;
@@ -2352,6 +2355,9 @@ static void usage(void)
 "                     (CALLGRIND=1)\n"
 "  --callgrind-only   only the callgrind counts\n"
 "  --out-dir DIR      where the JSON goes (default bench-results)\n"
+"  --merge FILE...    no measurement: the median of these runs' JSON\n"
+"                     files, shown (against --base) and written as the\n"
+"                     JSON of one run\n"
 "  --no-json          do not write a JSON file\n"
 "  --ops NAME --count N [--size S]\n"
 "                     run N operations NAME (mtree_load, mas_walk,\n"
@@ -2461,6 +2467,12 @@ static void parse_args(int argc, char **argv)
 			opts.out_dir = v;
 		} else if (!strcmp(a, "--no-json")) {
 			opts.no_json = true;
+		} else if (!strcmp(a, "--merge")) {
+			opts.merge = argv + i + 1;
+			opts.nr_merge = argc - i - 1;
+			if (!opts.nr_merge)
+				usage();
+			break;
 		} else if (!strcmp(a, "--ops")) {
 			NEED_VALUE();
 			opts.loop_op = v;
@@ -2507,6 +2519,46 @@ static void parse_args(int argc, char **argv)
 		die("--ops needs --count N");
 }
 
+/*
+ * --merge: the runs' JSON files as one run: each metric the median of the
+ * runs that have it, its spread the relative standard deviation of those
+ * values (across runs, not within one).  Alternating runs of two builds
+ * (make bench-upstream) and merging each build's runs gives ratios that a
+ * burst of noise during one run does not decide.
+ */
+static void merge_runs(void)
+{
+	struct metric_set *in = xcalloc(opts.nr_merge, sizeof(*in));
+	double *v = xcalloc(opts.nr_merge, sizeof(*v));
+	const struct metric *m;
+	unsigned int i, n;
+	double med, rsd;
+	int k, j;
+
+	for (k = 0; k < opts.nr_merge; k++)
+		json_load(opts.merge[k], &in[k]);
+	memcpy(results.commit, in[0].commit, sizeof(results.commit));
+	memcpy(results.date, in[0].date, sizeof(results.date));
+	results.quick = in[0].quick;
+	for (k = 0; k < opts.nr_merge; k++) {
+		for (i = 0; i < in[k].nr; i++) {
+			if (metric_find(&results, in[k].m[i].name))
+				continue;
+			for (n = 0, j = k; j < opts.nr_merge; j++) {
+				m = metric_find(&in[j], in[k].m[i].name);
+				if (m)
+					v[n++] = m->value;
+			}
+			med = summarise(v, n, &rsd);
+			metric_add(&results, med, n > 1 ? rsd : -1, "%s",
+				   in[k].m[i].name);
+		}
+	}
+	printf("merged %d runs of %s\n", opts.nr_merge, results.commit);
+	free(v);
+	free(in);
+}
+
 int main(int argc, char **argv)
 {
 	struct metric_set *base = NULL;
@@ -2532,6 +2584,11 @@ int main(int argc, char **argv)
 		json_load(opts.base, base);
 	}
 
+	if (opts.nr_merge) {
+		merge_runs();
+		goto show;
+	}
+
 	results.quick = opts.quick;
 	read_commit(results.commit, sizeof(results.commit));
 	gmtime_r(&now, &tm);
@@ -2554,6 +2611,7 @@ int main(int argc, char **argv)
 	if (opts.callgrind)
 		bench_callgrind();
 
+show:
 	print_table(base);
 	if (!opts.no_json)
 		write_json();

@@ -11,8 +11,9 @@
 # make bench-quick           same as make bench QUICK=1
 # make bench-callgrind       only the callgrind counts
 # make bench-smoke           one tiny run to see the benchmark works (no JSON)
-# make bench-upstream        the same run on Linux 6.1's own maple tree, then
-#                            on ours compared with it ("upstream %change")
+# make bench-upstream        the same run on Linux 6.1's own maple tree and on
+#                            ours, in turn, UPSTREAM_ROUNDS (3) times each;
+#                            the medians compared ("linux-6.1 %change ours")
 #
 # Each run writes bench-results/<date>-<commit>[-quick].json.
 # BENCH_ARGS passes further options, e.g. BENCH_ARGS="--sizes 1000 --reps 15".
@@ -86,6 +87,12 @@ UPSTREAM_DIR	:= $(BUILD)/upstream-6.1
 UPSTREAM_BENCH	:= $(BUILD)/bench_tree_upstream
 UPSTREAM_FILES	:= lib/maple_tree.c include/linux/maple_tree.h
 UPSTREAM_OUT	:= $(BUILD)/bench-upstream
+# Linux's tree and ours run in turn, UPSTREAM_ROUNDS times each, with
+# fewer repetitions per run; each side's runs are merged (the median per
+# metric, the spread across runs) before the two are compared, so a burst
+# of noise on this shared machine lands on one run of one side only.
+UPSTREAM_ROUNDS	?= 3
+UPSTREAM_RUN_ARGS = $(BENCH_RUN_ARGS) $(if $(filter --reps,$(BENCH_ARGS)),,--reps 3)
 
 $(UPSTREAM_DIR)/stamp: $(UPSTREAM_TARBALL)
 	$(call msg,COPY,$(UPSTREAM_DIR))
@@ -123,7 +130,16 @@ bench-upstream: $(BENCH_BIN)
 		fi; \
 	fi; \
 	$(MAKE) --no-print-directory $(UPSTREAM_BENCH) && \
-	rm -rf $(UPSTREAM_OUT) && \
-	BENCH_COMMIT=linux-6.1 $(UPSTREAM_BENCH) --out-dir $(UPSTREAM_OUT) \
-		$(BENCH_RUN_ARGS) > $(UPSTREAM_OUT).log && \
-	$(BENCH_BIN) $(BENCH_RUN_ARGS) --base $$(ls -t $(UPSTREAM_OUT)/*.json | head -n 1)
+	rm -rf $(UPSTREAM_OUT) && mkdir -p $(UPSTREAM_OUT) && \
+	for r in $$(seq $(UPSTREAM_ROUNDS)); do \
+		echo "bench-upstream: round $$r of $(UPSTREAM_ROUNDS)"; \
+		BENCH_COMMIT=linux-6.1 $(UPSTREAM_BENCH) \
+			--out-dir $(UPSTREAM_OUT)/linux $(UPSTREAM_RUN_ARGS) \
+			>> $(UPSTREAM_OUT)/linux.log || exit 1; \
+		$(BENCH_BIN) --out-dir $(UPSTREAM_OUT)/ours \
+			$(UPSTREAM_RUN_ARGS) >> $(UPSTREAM_OUT)/ours.log || exit 1; \
+	done && \
+	$(BENCH_BIN) --out-dir $(UPSTREAM_OUT) \
+		--merge $(UPSTREAM_OUT)/linux/*.json > /dev/null && \
+	$(BENCH_BIN) --base $$(ls $(UPSTREAM_OUT)/*.json) \
+		--merge $(UPSTREAM_OUT)/ours/*.json
