@@ -498,6 +498,15 @@ static inline bool mte_is_leaf(const struct maple_enode *enode)
  */
 #define MA_STATE_LEAF_REWRITE	0x20
 
+/*
+ * mas_preallocate() was called on this state: debug builds warn when
+ * mas_store_prealloc() comes on a state that never had one (its store may
+ * need nodes it was not given, which mas_store_prealloc() cannot report).
+ * The mark stays through the stores and mas_destroy(): Linux 6.1's
+ * __vma_adjust() prepares once and stores up to three times.
+ */
+#define MA_STATE_PREALLOC	0x40
+
 /* ------------------------------------------------------------------------
  * Node allocation
  *
@@ -633,7 +642,7 @@ static int mas_alloc_nodes(struct ma_state *mas, unsigned long count,
  */
 void mas_destroy(struct ma_state *mas)
 {
-	mas->mas_flags = 0;
+	mas->mas_flags &= MA_STATE_PREALLOC;
 	if (mas_has_request(mas)) {
 		mas->alloc = NULL;
 		return;
@@ -4089,7 +4098,8 @@ int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
 	if (unlikely(mas->index > mas->last))
 		return -EINVAL;
 	/* Nothing recorded by an earlier call applies (but the walk). */
-	flags = mas->mas_flags & ~(MA_STATE_PREPARED | MA_STATE_LEAF_REWRITE);
+	flags = (mas->mas_flags & ~(MA_STATE_PREPARED | MA_STATE_LEAF_REWRITE)) |
+		MA_STATE_PREALLOC;
 	if (!mas_wr_to_leaf(mas)) {
 		mas->mas_flags = flags;
 		return mas_preallocate_nodes(mas, entry, gfp, false);
@@ -4124,10 +4134,13 @@ void mas_store_prealloc(struct ma_state *mas, void *entry)
 {
 	void *content;
 
+	if (IS_ENABLED(CONFIG_DEBUG_MAPLE_TREE))
+		WARN_ON_ONCE(!(mas->mas_flags & MA_STATE_PREALLOC));
+
 	/* A single store takes no node: nothing to free after. */
 	if ((mas->mas_flags & MA_STATE_SINGLE) && !mas->alloc &&
 	    mas_wr_single_prepared(mas, entry, &content)) {
-		mas->mas_flags = 0;
+		mas->mas_flags &= MA_STATE_PREALLOC;
 		return;
 	}
 	mas_wr_store(mas, entry);
@@ -4135,7 +4148,7 @@ void mas_store_prealloc(struct ma_state *mas, void *entry)
 	if (mas->alloc)
 		mas_destroy(mas);
 	else
-		mas->mas_flags = 0;
+		mas->mas_flags &= MA_STATE_PREALLOC;
 }
 EXPORT_SYMBOL_GPL(mas_store_prealloc);
 
@@ -4233,7 +4246,7 @@ int mtree_store_range(struct maple_tree *mt, unsigned long index,
 	int ret;
 
 	/* As in 6.1, XA_ZERO_ENTRY and the values above it may be stored. */
-	if (xa_is_advanced(entry) || index > last)
+	if (WARN_ON_ONCE(xa_is_advanced(entry)) || index > last)
 		return -EINVAL;
 
 	mtree_lock(mt);
@@ -4283,7 +4296,7 @@ int mtree_insert_range(struct maple_tree *mt, unsigned long first,
 	int ret = 0;
 
 	/* As in 6.1, XA_ZERO_ENTRY and the values above it may be stored. */
-	if (xa_is_advanced(entry) || first > last)
+	if (WARN_ON_ONCE(xa_is_advanced(entry)) || first > last)
 		return -EINVAL;
 
 	mtree_lock(mt);

@@ -637,8 +637,12 @@ static void expect_entries_refused(struct kunit *test, void *const *entries,
 
 static void store_of_reserved_entry_is_einval(struct kunit *test)
 {
+	long warnings = kernel_warn_count();
+
 	expect_entries_refused(test, reserved_entries,
 			       ARRAY_SIZE(reserved_entries));
+	/* As in Linux 6.1, the normal API warns (once per call site). */
+	KUNIT_EXPECT_EQ(test, kernel_warn_count() - warnings, 2);
 }
 
 static void store_of_internal_entry_above_retry_is_stored(struct kunit *test)

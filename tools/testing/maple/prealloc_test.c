@@ -1180,7 +1180,55 @@ static void store_after_preparing_another_range_takes_its_own_slot(struct kunit 
 	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
 }
 
+/*
+ * mas_store_prealloc() on a state that never had a mas_preallocate()
+ * breaks the contract (its store may need a node it cannot report failing
+ * to get): debug builds warn, once, and the store is still done.  A state
+ * prepared once may store more than once, as Linux 6.1's __vma_adjust()
+ * does: no warning.
+ */
+static void store_prealloc_without_preallocate_warns(struct kunit *test)
+{
+	long warnings = kernel_warn_count();
+	struct ptree pt;
+
+	ktest_allow_warnings(test);
+	root_leaf_tree(test, &pt, MT_FLAGS_ALLOC_RANGE);
+	{
+		MA_STATE(mas, &pt.mt, R_FIRST(3), R_LAST(3));
+
+		pt_lock(&pt);
+		mas_store_prealloc(&mas, val(33));
+		pt_unlock(&pt);
+		mas_destroy(&mas);
+	}
+	model_store_range(&pt.m, R_FIRST(3), R_LAST(3), val(33));
+	KUNIT_EXPECT_EQ(test, kernel_warn_count() - warnings, 1);
+	pt_expect_model(test, &pt);
+
+	/* After a mas_preallocate(), no warning. */
+	warnings = kernel_warn_count();
+	{
+		MA_STATE(mas, &pt.mt, R_FIRST(2), R_LAST(2));
+
+		pt_lock(&pt);
+		KUNIT_EXPECT_EQ(test, mas_preallocate(&mas, val(22),
+						      GFP_NOWAIT), 0);
+		mas_store_prealloc(&mas, val(22));
+		mas_set_range(&mas, R_FIRST(4), R_LAST(4));
+		mas_store_prealloc(&mas, val(44));
+		pt_unlock(&pt);
+		mas_destroy(&mas);
+	}
+	model_store_range(&pt.m, R_FIRST(2), R_LAST(2), val(22));
+	model_store_range(&pt.m, R_FIRST(4), R_LAST(4), val(44));
+	KUNIT_EXPECT_EQ(test, kernel_warn_count() - warnings, 0);
+	pt_expect_model(test, &pt);
+	pt_destroy(&pt);
+}
+
 static struct kunit_case maple_prealloc_cases[] = {
+	KUNIT_CASE(store_prealloc_without_preallocate_warns),
 	KUNIT_CASE_PARAM(preallocate_slot_store_requests_no_node,
 			 tree_modes_gen_params),
 	KUNIT_CASE_PARAM(store_after_preparing_another_range_takes_its_own_slot,
