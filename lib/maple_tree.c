@@ -323,7 +323,6 @@ static inline bool ma_dead_node(const struct maple_node *node)
 	return (struct maple_node *)READ_ONCE(node->parent) == node;
 }
 
-
 /*
  * Pivot loads.  A leaf's pivot may move under an RCU reader (one boundary
  * moved in place), so readers load leaf pivots with READ_ONCE(): @once.
@@ -333,10 +332,9 @@ static inline bool ma_dead_node(const struct maple_node *node)
 	((once) ? READ_ONCE((pivots)[i]) : (pivots)[i])
 
 /* The last index covered by @offset of a node ending at @max. */
-static __always_inline unsigned long __ma_pivot_max(const unsigned long *pivots,
-						   enum maple_type type,
-						   unsigned char offset,
-						   unsigned long max, bool once)
+static __always_inline unsigned long
+__ma_pivot_max(const unsigned long *pivots, enum maple_type type,
+	       unsigned char offset, unsigned long max, bool once)
 {
 	if (offset < mt_pivots[type])
 		return MA_PIVOT(pivots, offset, once);
@@ -344,9 +342,9 @@ static __always_inline unsigned long __ma_pivot_max(const unsigned long *pivots,
 }
 
 /* The first index covered by @offset of a node starting at @min. */
-static __always_inline unsigned long __ma_pivot_min(const unsigned long *pivots,
-						   unsigned char offset,
-						   unsigned long min, bool once)
+static __always_inline unsigned long
+__ma_pivot_min(const unsigned long *pivots, unsigned char offset,
+	       unsigned long min, bool once)
 {
 	return offset ? MA_PIVOT(pivots, offset - 1, once) + 1 : min;
 }
@@ -2292,8 +2290,9 @@ static int mt_wr_split(struct mt_wr *wr, enum maple_type type,
 			if (wr->alloc && ma_is_leaf(type) &&
 			    n - from - count == 1)
 				count--;
-		} else
+		} else {
 			count = n / k + (i < n % k);
+		}
 		out_pivot[i] = wr->big.pivot[from + count - 1];
 		out_slot[i] = NULL;
 		out_gap[i] = 0;
@@ -2907,7 +2906,6 @@ struct mt_leaf_wr {
 	void *slot[MAPLE_RANGE64_SLOTS + 2];
 };
 
-
 /* Walk from the root to the leaf holding mas->index; NULL if none. */
 static noinline struct maple_node *mas_wr_descend(struct ma_state *mas)
 {
@@ -3476,8 +3474,9 @@ static __always_inline void mt_leaf_gather(struct maple_tree *mt,
 						     max),
 			    mt_slot_locked(mt, slots, i), full);
 		for (i++; i <= end; i++, n++) {
-			mt_out_set_pivot(pv, n, ma_pivot_max(pivots,
-					 maple_leaf_64, i, max), full);
+			mt_out_set_pivot(pv, n,
+					 ma_pivot_max(pivots, maple_leaf_64, i,
+						      max), full);
 			sl[n] = mt_slot_locked(mt, slots, i);
 		}
 	}
@@ -3767,6 +3766,7 @@ static void mt_leaf_commit(struct maple_tree *mt, struct mt_leaf_wr *lw,
 {
 	struct maple_node *node = lw->node;
 	bool alloc = mt_wr_is_alloc(mt);
+	struct maple_enode *enode;
 
 	switch (lw->kind) {
 	case MT_LEAF_SPLIT_LAST:
@@ -3789,15 +3789,14 @@ static void mt_leaf_commit(struct maple_tree *mt, struct mt_leaf_wr *lw,
 		}
 		mt_leaf_build(mt, lw, new);
 		new->parent = node->parent;
+		enode = mt_mk_node(new, maple_leaf_64);
 		if (ma_is_root(node)) {
-			rcu_assign_pointer(mt->ma_root,
-				mte_mk_root(mt_mk_node(new, maple_leaf_64)));
+			rcu_assign_pointer(mt->ma_root, mte_mk_root(enode));
 		} else {
-			struct maple_node *parent = ma_parent(node);
+			void __rcu **pslots = ma_slots(ma_parent(node),
+						       mt_internal_type(mt));
 
-			rcu_assign_pointer(ma_slots(parent,
-					mt_internal_type(mt))[ma_parent_slot(node)],
-				mt_mk_node(new, maple_leaf_64));
+			rcu_assign_pointer(pslots[ma_parent_slot(node)], enode);
 		}
 		mt_retire_node(mt, node);
 		node = new;
@@ -3915,7 +3914,6 @@ static __always_inline bool mas_wr_single(struct ma_state *mas, void *entry,
 static noinline void *mas_wr_store_slow(struct ma_state *mas, void *entry)
 {
 	struct mt_wr wr;
-
 
 	mt_wr_prepare(&wr, mas, entry);
 	if (mt_wr_is_slot_store(&wr)) {

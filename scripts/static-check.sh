@@ -8,6 +8,9 @@
 #    and shown, but are not ours to fix); gcc's -Wframe-larger-than=1024
 #    (CONFIG_FRAME_WARN of 32-bit kernels, half the 64-bit default) is on,
 #    and a frame over it fails like any other warning;
+#  - scripts/checkpatch.pl --strict on the patches of make series (from
+#    the top of the pristine tree): fails on any error (Signed-off-by is
+#    left to the submitter), lists the warnings and checks by type;
 #  - scripts/checkpatch.pl from Debian's linux-source-6.1: fails on any
 #    ERROR; warnings are printed (the accepted ones are listed in
 #    Documentation/dev-tools/testing.rst).
@@ -64,6 +67,27 @@ cat "$OUT/checkpatch.log"
 errors=$(grep -c ': ERROR:' "$OUT/checkpatch.log" || true)
 warnings=$(grep -c ': WARNING:' "$OUT/checkpatch.log" || true)
 echo "static-check: checkpatch: $errors errors, $warnings warnings"
+[ "$errors" = 0 ] || fail=1
+
+# ---- checkpatch --strict on the patch series, as a reviewer runs it ----
+# From the top of the pristine tree, so the checks that look at the tree
+# (MAINTAINERS, existing files) run too.  Signed-off-by is left to the
+# submitter (scripts/make-series.sh): MISSING_SIGN_OFF is not counted.
+series=$OUT/series
+SERIES_OUT=$series scripts/make-series.sh >/dev/null
+src=$(scripts/linux-src.sh)
+echo "static-check: checkpatch.pl --strict on $(ls "$series"/*.patch | wc -l) patches of make series"
+set +e
+(cd "$src" && perl scripts/checkpatch.pl --strict --terse --show-types \
+	--no-summary --ignore MISSING_SIGN_OFF "$series"/*.patch) \
+	>"$OUT/checkpatch-series.log" 2>&1
+set -e
+errors=$(grep -c ': ERROR:' "$OUT/checkpatch-series.log" || true)
+echo "static-check: checkpatch --strict on the series: $errors errors;" \
+	"warnings and checks by type:"
+grep -oE ': (WARNING|CHECK):[A-Z_]+' "$OUT/checkpatch-series.log" |
+	sed 's/^: //' | sort | uniq -c | sort -rn | sed 's/^/  /'
+grep ': ERROR:' "$OUT/checkpatch-series.log" || true
 [ "$errors" = 0 ] || fail=1
 
 [ "$fail" = 0 ] && echo "static-check: PASS"
