@@ -646,8 +646,11 @@ struct vm_area_struct *vma_find(struct vma_iterator *vmi, unsigned long max)
 {
 	struct vm_area_struct *vma = vma_tree_find(vmi->mm, vmi->index);
 
-	if (!vma || vma->vm_start >= max || vmi->index == ULONG_MAX)
+	if (!vma || vma->vm_start >= max || vmi->index == ULONG_MAX) {
+		/* Used up: vma_prev() comes back to the last one below max. */
+		vmi->prev_end = max;
 		return NULL;
+	}
 	vmi->prev_end = vma->vm_start;
 	vmi->index = vma->vm_end;
 	return vma;
