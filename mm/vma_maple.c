@@ -229,9 +229,13 @@ int vma_tree_commit(struct vma_rewrite *rw)
 			goto fail;
 		stores++;
 	}
-	for (i = 0; i < rw->nr_piece; i++)
-		if (rw->piece[i].vma == rw->piece[i].origin)
-			vma_piece_apply(&rw->piece[i]);
+	/* Only the changed ones: readers may be reading the others. */
+	for (i = 0; i < rw->nr_piece; i++) {
+		struct vma_piece *p = &rw->piece[i];
+
+		if (p->vma == p->origin && vma_piece_changed(p))
+			vma_piece_apply(p);
+	}
 	return 0;
 
 fail:
