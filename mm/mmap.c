@@ -207,38 +207,62 @@ static void vma_rw_free_arrays(struct vma_rewrite *rw)
 
 /*
  * The window: the edits' span widened to whole VMAs and to the VMAs that
- * touch it on either side (they may merge).  Collects its VMAs in @rw->old.
+ * touch it on either side (they may merge).  Collects its VMAs in @rw->old,
+ * in one pass while they fit the inline array, else counted and collected
+ * again into an allocated one.  Few lookups: the VMA at or after the
+ * span's start, the one before, and (only when the span passes the first)
+ * the last VMA below the span's end.
  */
 static int vma_rw_collect(struct vma_rewrite *rw, const struct vma_edit *edits,
 			  int nr_edits)
 {
 	struct mm_struct *mm = rw->mm;
 	unsigned long lo = edits[0].start, hi = edits[nr_edits - 1].end;
-	struct vm_area_struct *vma;
+	struct vm_area_struct *first, *last, *prev, *next, *vma;
 	int nr = 0, cap;
 
-	vma = vma_tree_find(mm, lo);
-	rw->ws = vma && vma->vm_start < lo ? vma->vm_start : lo;
-	vma = vma_tree_find_before(mm, rw->ws);
-	if (vma && vma->vm_end == rw->ws)
-		rw->ws = vma->vm_start;
-	vma = vma_tree_find_before(mm, hi);
-	rw->we = vma && vma->vm_end > hi ? vma->vm_end : hi;
-	vma = vma_tree_find(mm, rw->we);
-	if (vma && vma->vm_start == rw->we)
-		rw->we = vma->vm_end;
+	first = vma_tree_find(mm, lo);
+	rw->ws = first && first->vm_start < lo ? first->vm_start : lo;
+	prev = vma_tree_find_before(mm, rw->ws);
+	if (prev && prev->vm_end == rw->ws) {
+		rw->ws = prev->vm_start;
+		first = prev;
+	}
 
-	for (vma = vma_tree_find(mm, rw->ws); vma && vma->vm_start < rw->we;
-	     vma = vma_tree_next(mm, vma))
-		nr++;
+	last = NULL;
+	if (first && first->vm_start < hi)
+		last = first->vm_end >= hi ? first :
+		       vma_tree_find_before(mm, hi);
+	if (last && last->vm_end > hi) {
+		rw->we = last->vm_end;
+		next = vma_tree_next(mm, last);
+	} else {
+		rw->we = hi;
+		next = last ? vma_tree_next(mm, last) : first;
+		while (next && next->vm_end <= hi)	/* only if first < lo */
+			next = vma_tree_next(mm, next);
+	}
+	if (next && next->vm_start == rw->we)
+		rw->we = next->vm_end;
 
 	rw->old = rw->old_inline;
 	rw->piece = rw->piece_inline;
+	for (vma = first; vma && vma->vm_start < rw->we;
+	     vma = vma_tree_next(mm, vma)) {
+		if (nr < VMA_RW_INLINE)
+			rw->old_inline[nr] = vma;
+		nr++;
+	}
 	if (nr > VMA_RW_INLINE) {
 		rw->old = kmalloc_array(nr, sizeof(*rw->old), GFP_KERNEL);
 		if (!rw->old)
 			return -ENOMEM;
+		nr = 0;
+		for (vma = first; vma && vma->vm_start < rw->we;
+		     vma = vma_tree_next(mm, vma))
+			rw->old[nr++] = vma;
 	}
+	rw->nr_old = nr;
 	/* Each edit end may cut one VMA in two; each map adds one. */
 	cap = nr + 3 * nr_edits;
 	if (cap > VMA_RW_INLINE) {
@@ -249,10 +273,6 @@ static int vma_rw_collect(struct vma_rewrite *rw, const struct vma_edit *edits,
 			return -ENOMEM;
 		}
 	}
-	rw->nr_old = 0;
-	for (vma = vma_tree_find(mm, rw->ws); vma && vma->vm_start < rw->we;
-	     vma = vma_tree_next(mm, vma))
-		rw->old[rw->nr_old++] = vma;
 	return 0;
 }
 
