@@ -11,7 +11,8 @@
 # names ending in _maple or _rbtree, and one runner prints the one summary.
 #
 #   make vma-bench    build/vma_bench (both backends, -O2, no debug checks)
-#                     and run it; VMA_BENCH_ARGS= passes arguments
+#                     and run it; VMA_BENCH_ARGS= passes arguments, e.g.
+#                     "--quick", "--runs 11", "--callgrind" (instructions/op)
 
 VMA_DIR		:= tools/testing/vma
 MM_SRCS		:= $(sort $(wildcard mm/*.c))
@@ -57,10 +58,16 @@ $(foreach b,$(VMA_BACKENDS),$(eval $(call vma_backend,$(b))))
 # The top-level link of build/maple-test adds $(VMA_TEST_BLOBS).
 $(BUILD)/maple-test: $(VMA_TEST_BLOBS)
 
-$(BUILD)/vma_bench: $(VMA_DIR)/vma_bench.c $(VMA_BENCH_BLOBS) $(BUILD)/libmaple.a
+# liburcu statically outside sanitizer builds, as tools/testing/bench/ does
+# (its call_rcu() from the shared library costs __tls_get_addr() calls).
+VMA_BENCH_LIBS	= $(if $(strip $(SANFLAGS)),-lurcu-memb,\
+		  -Wl,-Bstatic -lurcu-memb -lurcu-common -Wl,-Bdynamic) -lpthread
+
+$(BUILD)/vma_bench: $(VMA_DIR)/vma_bench.c $(VMA_DIR)/bench_ops.h \
+		    $(VMA_BENCH_BLOBS) $(BUILD)/libmaple.a
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(INCLUDES) $(ALL_CFLAGS) -o $@ $< $(VMA_BENCH_BLOBS) \
-		$(BUILD)/libmaple.a $(LDLIBS)
+		$(BUILD)/libmaple.a $(VMA_BENCH_LIBS)
 
 .PHONY: vma-bench
 vma-bench: $(BUILD)/vma_bench
