@@ -300,6 +300,8 @@ int vma_tree_dup(struct mm_struct *old, struct mm_struct *new)
 		copy->vm_pgoff = vma->vm_pgoff;
 		copy->vm_file = vma->vm_file;
 		copy->vm_mm = new;
+		copy->detached = false;
+		copy->vm_mark = false;
 		init_rwsem(&copy->vm_lock);
 		copy->vm_lock_seq = new->mm_lock_seq;
 		mas_store(&mas, copy);
