@@ -58,7 +58,8 @@ void vmm_copy(struct vmm *dst, const struct vmm *src)
 	dst->cap = cap;
 	dst->nr = 0;
 	vmm_reserve(dst, src->nr);
-	memcpy(dst->v, src->v, src->nr * sizeof(*src->v));
+	if (src->nr)	/* memcpy() from NULL is undefined, even of 0 bytes */
+		memcpy(dst->v, src->v, src->nr * sizeof(*src->v));
 	dst->nr = src->nr;
 }
 
@@ -110,7 +111,8 @@ static void m_cut(struct vmm *m, unsigned long start, unsigned long end)
 		}
 	}
 	vmm_reserve(m, n);
-	memcpy(m->v, out, n * sizeof(*out));
+	if (n)
+		memcpy(m->v, out, n * sizeof(*out));
 	m->nr = n;
 	free(out);
 }
