@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Per-task pieces of the memory-management types: the VMA lookup cache of
- * the pre-6.1 design (CONFIG_MM_VMA_RBTREE), kept in each task.
+ * Userspace stand-in for <linux/mm_types_task.h>, the memory-management
+ * types that live in struct task_struct: here only the per-task VMA
+ * lookup cache of the pre-6.1 design (mm/ built with
+ * CONFIG_MM_VMA_RBTREE), a member of the stand-in task_struct
+ * (<linux/sched.h>).  Kept with the stand-ins so every userspace build
+ * of tools/lib/ finds it, with or without the top-level include/.
  */
 #ifndef _LINUX_MM_TYPES_TASK_H
 #define _LINUX_MM_TYPES_TASK_H
