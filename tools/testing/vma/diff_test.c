@@ -30,6 +30,7 @@ struct vdiff {
 	u64 rng;
 	unsigned long seed, op, nr_ops;
 	unsigned int check_every;
+	bool keep;		/* no exit: keep the prefilled VMAs */
 	bool failed;
 	/* Calls made, by kind, for the closing line. */
 	unsigned long counts[9];
@@ -225,7 +226,7 @@ static int d_step(struct vdiff *d, struct mm_struct *mm, struct vmm *m,
 			got = handle_fault_lockless(mm, addr, access);
 		}
 		r = D_FAULT;
-	} else if (r < 997) {
+	} else if (r < 997 || d->keep) {
 		r = D_FORK;
 	} else {
 		r = D_EXIT;
@@ -281,7 +282,7 @@ static void d_dump(struct vdiff *d)
 
 static void d_run(struct kunit *test, const char *name, unsigned long nr_ops,
 		  unsigned long task_size, bool legacy, int max_count,
-		  unsigned int check_every)
+		  unsigned int check_every, unsigned long prefill)
 {
 	struct vdiff *d = kzalloc(sizeof(*d), GFP_KERNEL);
 	const char *c;
@@ -300,6 +301,7 @@ static void d_run(struct kunit *test, const char *name, unsigned long nr_ops,
 	if (getenv("VMA_DUMP_AT"))
 		dump_at = strtoul(getenv("VMA_DUMP_AT"), NULL, 0);
 	d->check_every = check_every;
+	d->keep = prefill > 0;
 	sysctl_max_map_count = max_count;
 
 	d->mm = vma_test_mm(test);
@@ -310,6 +312,16 @@ static void d_run(struct kunit *test, const char *name, unsigned long nr_ops,
 	if (legacy)
 		d->mm->mmap_base = PAGE_ALIGN(task_size / 3);
 	vmm_init(&d->m, d->mm);
+	/* Prefilled: 2 pages mapped every 4, access alternating (no merges). */
+	for (i = 0; i < (int)prefill; i++) {
+		unsigned long addr = 0x100000 + i * 4 * PG;
+		unsigned long prot = i & 1 ? PROT_READ : RW;
+
+		KUNIT_ASSERT_EQ(test, vm_mmap(d->mm, NULL, addr, 2 * PG, prot,
+					      MAP_PRIVATE | MAP_FIXED, 0),
+				vmm_mmap(&d->m, NULL, addr, 2 * PG, prot,
+					 MAP_PRIVATE | MAP_FIXED, 0));
+	}
 
 	for (d->op = 1; d->op <= nr_ops && !d->failed; d->op++) {
 		if (dump_at == d->op)
@@ -337,26 +349,38 @@ static void d_run(struct kunit *test, const char *name, unsigned long nr_ops,
 /* A 4 MiB space, top-down search: collisions and merges everywhere. */
 static void diff_topdown_dense(struct kunit *test)
 {
-	d_run(test, __func__, 100000, 0x400000, false, DEFAULT_MAX_MAP_COUNT, 4);
+	d_run(test, __func__, 100000, 0x400000, false, DEFAULT_MAX_MAP_COUNT, 4,
+	      0);
 }
 
 /* The legacy bottom-up search from TASK_UNMAPPED_BASE. */
 static void diff_bottomup_legacy(struct kunit *test)
 {
-	d_run(test, __func__, 70000, 0x400000, true, DEFAULT_MAX_MAP_COUNT, 4);
+	d_run(test, __func__, 70000, 0x400000, true, DEFAULT_MAX_MAP_COUNT, 4,
+	      0);
 }
 
 /* A map_count limit of 24: splits and new mappings refused (-ENOMEM). */
 static void diff_map_count_limit(struct kunit *test)
 {
-	d_run(test, __func__, 50000, 0x400000, false, 24, 4);
+	d_run(test, __func__, 50000, 0x400000, false, 24, 4, 0);
 }
 
 /* A 64 MiB space: more and longer-lived VMAs, deeper trees. */
 static void diff_wide_space(struct kunit *test)
 {
 	d_run(test, __func__, 70000, 0x4000000, false, DEFAULT_MAX_MAP_COUNT,
-	      16);
+	      16, 0);
+}
+
+/*
+ * 1 GiB with 2,000 VMAs to start with and no exit: taller trees, longer
+ * windows, forks of thousands of VMAs.
+ */
+static void diff_two_thousand_vmas(struct kunit *test)
+{
+	d_run(test, __func__, 20000, 0x40000000, false, DEFAULT_MAX_MAP_COUNT,
+	      64, 2000);
 }
 
 static struct kunit_case vma_diff_cases[] = {
@@ -364,6 +388,7 @@ static struct kunit_case vma_diff_cases[] = {
 	KUNIT_CASE(diff_bottomup_legacy),
 	KUNIT_CASE(diff_map_count_limit),
 	KUNIT_CASE(diff_wide_space),
+	KUNIT_CASE(diff_two_thousand_vmas),
 	{}
 };
 
