@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mm/fork.c - the life of an address space: mm_alloc(), dup_mmap() (the
+ * The life of an address space: mm_alloc(), dup_mmap() (the
  * copy fork() makes), exit_mmap() and mmput().
  */
 #include <linux/export.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * mm/internal.h - what mm/'s files share: the rewrite of a window of an
+ * What mm/'s files share: the rewrite of a window of an
  * address space (struct vma_rewrite, mm/mmap.c) and the backend interface
  * that keeps the VMAs (mm/vma_maple.c, or mm/vma_rbtree.c when built with
  * CONFIG_MM_VMA_RBTREE).

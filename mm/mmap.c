@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mm/mmap.c - the calls that change an address space's VMAs, written once
+ * The calls that change an address space's VMAs, written once
  * for both backends (see include/linux/mm_types.h).
  *
  * Every change is made the same way: the call checks its arguments and
@@ -997,17 +997,17 @@ int validate_mm(struct mm_struct *mm)
 		    offset_in_page(vma->vm_start) ||
 		    offset_in_page(vma->vm_end) ||
 		    vma->vm_end > mm->task_size) {
-			pr_err("validate_mm: bad VMA [%lx, %lx)\n",
+			pr_err("%s: bad VMA [%lx, %lx)\n", __func__,
 			       vma->vm_start, vma->vm_end);
 			errors++;
 		}
 		if (vma->vm_mm != mm) {
-			pr_err("validate_mm: VMA [%lx, %lx) of another mm\n",
+			pr_err("%s: VMA [%lx, %lx) of another mm\n", __func__,
 			       vma->vm_start, vma->vm_end);
 			errors++;
 		}
 		if (prev && prev->vm_end > vma->vm_start) {
-			pr_err("validate_mm: [%lx, %lx) overlaps [%lx, %lx)\n",
+			pr_err("%s: [%lx, %lx) overlaps [%lx, %lx)\n", __func__,
 			       prev->vm_start, prev->vm_end, vma->vm_start,
 			       vma->vm_end);
 			errors++;
@@ -1016,21 +1016,21 @@ int validate_mm(struct mm_struct *mm)
 		    prev->vm_flags == vma->vm_flags &&
 		    prev->vm_file == vma->vm_file &&
 		    prev->vm_pgoff + vma_pages(prev) == vma->vm_pgoff) {
-			pr_err("validate_mm: [%lx, %lx) and [%lx, %lx) left unmerged\n",
-			       prev->vm_start, prev->vm_end, vma->vm_start,
-			       vma->vm_end);
+			pr_err("%s: [%lx, %lx) and [%lx, %lx) left unmerged\n",
+			       __func__, prev->vm_start, prev->vm_end,
+			       vma->vm_start, vma->vm_end);
 			errors++;
 		}
 		prev = vma;
 	}
 	if (count != mm->map_count) {
-		pr_err("validate_mm: %d VMAs, map_count %d\n", count,
+		pr_err("%s: %d VMAs, map_count %d\n", __func__, count,
 		       mm->map_count);
 		errors++;
 	}
 	if (pages != mm->total_vm) {
-		pr_err("validate_mm: %lu pages mapped, total_vm %lu\n", pages,
-		       mm->total_vm);
+		pr_err("%s: %lu pages mapped, total_vm %lu\n", __func__,
+		       pages, mm->total_vm);
 		errors++;
 	}
 	return errors + vma_tree_validate(mm);

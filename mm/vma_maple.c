@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mm/vma_maple.c - the maple tree backend (the default; Linux 6.1 and
+ * The maple tree backend (the default; Linux 6.1 and
  * later): mm->mm_mt maps [vm_start, vm_end - 1] to each VMA.  The tree is
  * an allocation tree (free gaps tracked, so free space is found in
  * O(log n)), in RCU mode, with mmap_lock as its external lock: writers
@@ -30,8 +30,8 @@ void vma_tree_init(struct mm_struct *mm)
 
 void vma_tree_destroy(struct mm_struct *mm)
 {
-	struct vm_area_struct *vma;
 	MA_STATE(mas, &mm->mm_mt, 0, 0);
+	struct vm_area_struct *vma;
 
 	mas_for_each(&mas, vma, ULONG_MAX) {
 		vma_tree_detach(vma);
@@ -87,10 +87,15 @@ static bool vma_start_read(struct vm_area_struct *vma)
 {
 	struct mm_struct *mm = vma->vm_mm;
 
+	/*
+	 * Acquire pairs with the release in mmap_write_unlock(): a sequence
+	 * that moved on means the writer is done, and so are its changes.
+	 */
 	if (READ_ONCE(vma->vm_lock_seq) == smp_load_acquire(&mm->mm_lock_seq))
 		return false;
 	if (!down_read_trylock(&vma->vm_lock))
 		return false;
+	/* Again under the lock: a writer may have got in before it. */
 	if (READ_ONCE(vma->vm_lock_seq) == smp_load_acquire(&mm->mm_lock_seq)) {
 		up_read(&vma->vm_lock);
 		return false;
@@ -275,8 +280,8 @@ int vma_tree_gap(struct mm_struct *mm, unsigned long len, unsigned long low,
  */
 int vma_tree_dup(struct mm_struct *old, struct mm_struct *new)
 {
-	struct vm_area_struct **copies, *vma;
 	MA_STATE(mas, &new->mm_mt, 0, 0);
+	struct vm_area_struct **copies, *vma;
 	int i, nr = old->map_count;
 
 	if (!nr)
@@ -322,8 +327,8 @@ free_array:
 
 int vma_tree_validate(struct mm_struct *mm)
 {
-	struct vm_area_struct *vma;
 	MA_STATE(mas, &mm->mm_mt, 0, 0);
+	struct vm_area_struct *vma;
 	int errors = 0;
 
 	mas_for_each(&mas, vma, ULONG_MAX) {

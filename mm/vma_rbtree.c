@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mm/vma_rbtree.c - the pre-6.1 backend (CONFIG_MM_VMA_RBTREE), kept as
+ * The pre-6.1 backend (CONFIG_MM_VMA_RBTREE), kept as
  * the baseline the maple tree is measured against: VMAs in a red-black
  * tree keyed by vm_start, each node augmented with rb_subtree_gap (the
  * largest free gap just below any VMA of its subtree), the sorted
@@ -493,8 +493,10 @@ static bool gap_search(struct vma_rb_node *node, unsigned long len,
 	if (!node || rb_vma(node)->rb_subtree_gap < len)
 		return false;
 	vma = rb_vma(node);
-	/* Gaps on the left end at or below vm_start; on the right they
-	 * start at or above vm_end. */
+	/*
+	 * Gaps on the left end at or below vm_start; on the right they
+	 * start at or above vm_end.
+	 */
 	if (!topdown && vma->vm_start > low &&
 	    gap_search(node->left, len, low, high, topdown, addr))
 		return true;
