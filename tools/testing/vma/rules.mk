@@ -23,6 +23,9 @@ VMA_DEFS_rbtree	:= -DCONFIG_MM_VMA_RBTREE
 VMA_OBJ		:= $(BUILD)/vma
 VMA_TEST_BLOBS	:= $(VMA_BACKENDS:%=$(VMA_OBJ)/vma-test-%.o)
 VMA_BENCH_BLOBS	:= $(VMA_BACKENDS:%=$(VMA_OBJ)/vma-bench-%.o)
+# Symbols that stay global in the partial links: i386's PC thunks are
+# COMDAT, one copy kept by the final link for both objects.
+VMA_KEEP_GLOBAL	:= --wildcard -G '__x86.get_pc_thunk.*'
 # -m32 and the like must reach the partial link too.
 VMA_LD_R	= $(CC) $(filter -m%,$(SANFLAGS) $(CFLAGS)) -r -nostdlib
 
@@ -45,13 +48,15 @@ $(VMA_OBJ)/vma-test-$(1).o: $(addprefix $(VMA_OBJ)/$(1)/,$(MM_SRCS:.c=.o) \
 			    $(VMA_TEST_SRCS:.c=.o))
 	$$(call msg,LD -r,$$@)
 	$$(Q)$$(VMA_LD_R) -o $$@.tmp $$^
-	$$(Q)objcopy -G __no_global_symbol__ $$@.tmp $$@ && rm -f $$@.tmp
+	$$(Q)objcopy $$(VMA_KEEP_GLOBAL) -G __no_global_symbol__ $$@.tmp $$@ && \
+		rm -f $$@.tmp
 
 $(VMA_OBJ)/vma-bench-$(1).o: $(addprefix $(VMA_OBJ)/bench-$(1)/,$(MM_SRCS:.c=.o) \
 			     $(VMA_DIR)/bench_ops.o)
 	$$(call msg,LD -r,$$@)
 	$$(Q)$$(VMA_LD_R) -o $$@.tmp $$^
-	$$(Q)objcopy -G vma_bench_ops_$(1) $$@.tmp $$@ && rm -f $$@.tmp
+	$$(Q)objcopy $$(VMA_KEEP_GLOBAL) -G vma_bench_ops_$(1) $$@.tmp $$@ && \
+		rm -f $$@.tmp
 endef
 $(foreach b,$(VMA_BACKENDS),$(eval $(call vma_backend,$(b))))
 
