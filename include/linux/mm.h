@@ -123,6 +123,13 @@ static inline unsigned long vma_pages(const struct vm_area_struct *vma)
 
 /* ---- the VMA iterator: mmap_lock held ---- */
 
+/**
+ * vma_iter_init() - Set an iterator to @addr of @mm.
+ * @vmi: The iterator.
+ * @mm: The address space.
+ * @addr: Where vma_next() and vma_find() start; vma_prev() returns the
+ *        last VMA below it.
+ */
 #ifdef CONFIG_MM_VMA_RBTREE
 static inline void vma_iter_init(struct vma_iterator *vmi,
 				 struct mm_struct *mm, unsigned long addr)

@@ -699,6 +699,33 @@ static void faults_check_the_access_rights(struct kunit *test)
 	mmput(mm);
 }
 
+/*
+ * A lookup remembered (the rbtree backend's vmacache) must not outlive the
+ * VMA: after munmap, and after a new mapping that may reuse the freed
+ * object, the old address faults (ASan would also catch a stale pointer).
+ */
+static void lookups_forget_unmapped_vmas(struct kunit *test)
+{
+	struct mm_struct *mm = vma_test_mm(test);
+	struct vm_area_struct *vma;
+
+	map_anon(mm, 0x100000, 2 * PG);
+	KUNIT_EXPECT_EQ(test, handle_fault(mm, 0x100000, FAULT_WRITE), 0);
+	KUNIT_EXPECT_EQ(test, handle_fault(mm, 0x101000, FAULT_READ), 0);
+	KUNIT_EXPECT_EQ(test, vm_munmap(mm, 0x100000, 2 * PG), 0);
+	KUNIT_EXPECT_EQ(test, handle_fault(mm, 0x100000, FAULT_READ), -EFAULT);
+	KUNIT_EXPECT_EQ(test, handle_fault_lockless(mm, 0x101000, FAULT_READ),
+			-EFAULT);
+	vm_mmap(mm, NULL, 0x300000, 2 * PG, PROT_READ, FIXED, 0);
+	KUNIT_EXPECT_EQ(test, handle_fault(mm, 0x100000, FAULT_READ), -EFAULT);
+	mmap_read_lock(mm);
+	vma = find_vma(mm, 0x100000);
+	KUNIT_ASSERT_NOT_NULL(test, vma);
+	KUNIT_EXPECT_EQ(test, vma->vm_start, 0x300000UL);
+	mmap_read_unlock(mm);
+	mmput(mm);
+}
+
 static struct kunit_case vma_unit_cases[] = {
 	KUNIT_CASE(mmap_fixed_into_empty_space_creates_one_vma),
 	KUNIT_CASE(mmap_next_to_compatible_vma_merges),
@@ -731,6 +758,7 @@ static struct kunit_case vma_unit_cases[] = {
 	KUNIT_CASE(fork_copies_every_vma_and_the_copies_are_independent),
 	KUNIT_CASE(exit_mmap_removes_everything),
 	KUNIT_CASE(lookups_find_the_right_vma),
+	KUNIT_CASE(lookups_forget_unmapped_vmas),
 	KUNIT_CASE(iterator_walks_forwards_ranges_and_backwards),
 #ifndef CONFIG_MM_VMA_RBTREE
 	KUNIT_CASE(iterator_stores_and_clears_tree_ranges),
