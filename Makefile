@@ -183,7 +183,7 @@ $(BUILD)/libmaple-debug.a: $(LIB_DEBUG_OBJS)
 $(BUILD)/maple-test: $(HARNESS_OBJS) $(TEST_OBJS) $(BUILD)/libmaple-debug.a
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(HARNESS_OBJS) $(TEST_OBJS) \
-		$(BUILD)/libmaple-debug.a $(LDLIBS)
+		$(VMA_TEST_BLOBS) $(BUILD)/libmaple-debug.a $(LDLIBS)
 
 $(BUILD)/runner-selftest: $(HARNESS_OBJS) $(SELFTEST_OBJS) \
 			  $(BUILD)/libmaple-debug.a
@@ -348,6 +348,8 @@ FORCE:
 # target) and "make bench" / bench-quick / bench-smoke.
 -include tools/testing/maple/rules.mk
 -include tools/testing/maple/rcu_stress_rules.mk
+# mm/ on both backends and its suites (tools/testing/vma/), "make vma-bench".
+-include tools/testing/vma/rules.mk
 ifneq ($(wildcard tools/testing/bench/rules.mk),)
 include tools/testing/bench/rules.mk
 else

@@ -11,6 +11,7 @@
 #include_next <linux/sched.h>
 
 #include <linux/kernel.h>
+#include <linux/mm_types_task.h>
 #include <linux/preempt.h>
 #include <linux/types.h>
 
@@ -23,6 +24,7 @@ struct task_struct {
 	char comm[TASK_COMM_LEN];
 	struct mm_struct *mm;
 	struct mm_struct *active_mm;
+	struct vmacache vmacache;	/* mm/ with CONFIG_MM_VMA_RBTREE */
 };
 
 /* The calling thread's task; created on first use, zeroed but for pid/comm. */

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What mm/'s files share: the rewrite of a window of an
+ * address space (struct vma_rewrite, mm/mmap.c) and the backend interface
+ * that keeps the VMAs (mm/vma_maple.c, or mm/vma_rbtree.c when built with
+ * CONFIG_MM_VMA_RBTREE).
+ *
+ * Conventions: @mm the address space, @vma a VMA, [@start, @end) an
+ * address range with @end exclusive (the maple tree's ranges are
+ * inclusive: [vm_start, vm_end - 1]), @rw the rewrite in progress.
+ */
+#ifndef _MM_INTERNAL_H
+#define _MM_INTERNAL_H
+
+#include <linux/mm.h>
+
+/*
+ * A change to an address space is a list of edits (struct vma_edit), sorted
+ * and disjoint.  mm/mmap.c turns them into the VMAs the window around them
+ * must hold afterwards (pieces) and hands them to the backend, which
+ * commits all of them or none.
+ */
+enum vma_edit_kind {
+	VMA_EDIT_UNMAP,		/* nothing mapped in the range afterwards */
+	VMA_EDIT_MAP,		/* one new mapping over the range */
+	VMA_EDIT_PROTECT,	/* access flags of what is there replaced */
+};
+
+struct vma_edit {
+	unsigned long start, end;
+	enum vma_edit_kind kind;
+	unsigned long flags;	/* MAP: vm_flags; PROTECT: VM_ACCESS_FLAGS */
+	unsigned long pgoff;	/* MAP */
+	struct file *file;	/* MAP */
+};
+
+/*
+ * struct vma_piece - one VMA of the window after the rewrite.
+ * @origin: the VMA this piece was cut from (or merged with), NULL if new
+ * @vma: the object that will hold the piece: @origin reused, or new
+ */
+struct vma_piece {
+	unsigned long start, end;
+	unsigned long flags, pgoff;
+	struct file *file;
+	struct vm_area_struct *origin;
+	struct vm_area_struct *vma;
+};
+
+#define VMA_RW_INLINE	6
+
+/*
+ * struct vma_rewrite - the window [ws, we) before and after.
+ * @old: the VMAs in the window now, in order (@nr_old of them)
+ * @piece: the VMAs in the window afterwards, in order (@nr_piece)
+ */
+struct vma_rewrite {
+	struct mm_struct *mm;
+	unsigned long ws, we;
+	struct vm_area_struct **old;
+	struct vma_piece *piece;
+	int nr_old, nr_piece;
+	struct vm_area_struct *old_inline[VMA_RW_INLINE];
+	struct vma_piece piece_inline[VMA_RW_INLINE];
+};
+
+/* Is @p a changed VMA (new object, or other bounds/flags than before)? */
+static inline bool vma_piece_changed(const struct vma_piece *p)
+{
+	const struct vm_area_struct *v = p->vma;
+
+	return v != p->origin || v->vm_start != p->start ||
+	       v->vm_end != p->end || v->vm_flags != p->flags ||
+	       v->vm_pgoff != p->pgoff;
+}
+
+/* Does @p need a tree store of its own (its range is not inside the old)? */
+static inline bool vma_piece_needs_store(const struct vma_piece *p)
+{
+	const struct vm_area_struct *v = p->vma;
+
+	return v != p->origin || p->start < v->vm_start || p->end > v->vm_end;
+}
+
+/* mm/mmap.c */
+int vma_rewrite(struct mm_struct *mm, struct vma_edit *edits, int nr_edits);
+struct vm_area_struct *vm_area_alloc(struct mm_struct *mm);
+struct vm_area_struct *vm_area_dup(struct vm_area_struct *orig);
+void vm_area_free(struct vm_area_struct *vma);
+void vm_area_free_now(struct vm_area_struct *vma);
+void vm_area_init_caches(void);
+extern struct kmem_cache *vm_area_cachep;
+
+static inline void vma_piece_apply(const struct vma_piece *p)
+{
+	struct vm_area_struct *v = p->vma;
+
+	v->vm_start = p->start;
+	v->vm_end = p->end;
+	v->vm_flags = p->flags;
+	v->vm_pgoff = p->pgoff;
+	v->vm_file = p->file;
+}
+
+/* ---- the backend: mm/vma_maple.c or mm/vma_rbtree.c ---- */
+
+void vma_tree_init(struct mm_struct *mm);
+/* Free every VMA and the tree itself (mmap_lock held for write). */
+void vma_tree_destroy(struct mm_struct *mm);
+/* The first VMA with vm_end > @addr. */
+struct vm_area_struct *vma_tree_find(struct mm_struct *mm, unsigned long addr);
+/* The last VMA with vm_start < @addr. */
+struct vm_area_struct *vma_tree_find_before(struct mm_struct *mm,
+					    unsigned long addr);
+/* The VMA after @vma. */
+struct vm_area_struct *vma_tree_next(struct mm_struct *mm,
+				     struct vm_area_struct *vma);
+/*
+ * Make the window hold @rw->piece instead of @rw->old.  New objects are
+ * allocated and marked; on failure (-ENOMEM) nothing changed.  Fields of
+ * reused VMAs are set here, old VMAs not reused are left to the caller.
+ */
+int vma_tree_commit(struct vma_rewrite *rw);
+/*
+ * The lowest (or with @topdown the highest) address a with [a, a + @len)
+ * free and inside [@low, @high); -ENOMEM if there is none.
+ */
+int vma_tree_gap(struct mm_struct *mm, unsigned long len, unsigned long low,
+		 unsigned long high, bool topdown, unsigned long *addr);
+/* Fill the empty @new with copies of @old's VMAs (both locked). */
+int vma_tree_dup(struct mm_struct *old, struct mm_struct *new);
+/* Backend invariants; the number of errors found (printed). */
+int vma_tree_validate(struct mm_struct *mm);
+/* Cut @vma off the tree's readers before it is freed. */
+void vma_tree_detach(struct vm_area_struct *vma);
+
+#endif /* _MM_INTERNAL_H */

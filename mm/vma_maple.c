@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The maple tree backend (the default; Linux 6.1 and
+ * later): mm->mm_mt maps [vm_start, vm_end - 1] to each VMA.  The tree is
+ * an allocation tree (free gaps tracked, so free space is found in
+ * O(log n)), in RCU mode, with mmap_lock as its external lock: writers
+ * hold mmap_lock for write, lock-free readers hold rcu_read_lock() and a
+ * per-VMA read lock (lock_vma_under_rcu()).
+ *
+ * Conventions: @mm the address space, @mas a maple state on mm->mm_mt,
+ * @vma a VMA, @rw the rewrite being committed.
+ */
+#ifndef CONFIG_MM_VMA_RBTREE
+
+#include <linux/mm.h>
+#include <linux/export.h>
+#include <linux/printk.h>
+#include <linux/slab.h>
+
+#include "internal.h"
+
+#define MM_MT_FLAGS	(MT_FLAGS_ALLOC_RANGE | MT_FLAGS_LOCK_EXTERN | \
+			 MT_FLAGS_USE_RCU)
+
+void vma_tree_init(struct mm_struct *mm)
+{
+	mt_init_flags(&mm->mm_mt, MM_MT_FLAGS);
+	mt_set_external_lock(&mm->mm_mt, &mm->mmap_lock);
+}
+
+void vma_tree_destroy(struct mm_struct *mm)
+{
+	MA_STATE(mas, &mm->mm_mt, 0, 0);
+	struct vm_area_struct *vma;
+
+	mas_for_each(&mas, vma, ULONG_MAX) {
+		vma_tree_detach(vma);
+		vm_area_free(vma);
+	}
+	__mt_destroy(&mm->mm_mt);
+	/* An empty tree again, ready for reuse (exit_mmap() then mmput()). */
+	vma_tree_init(mm);
+}
+
+struct vm_area_struct *vma_tree_find(struct mm_struct *mm, unsigned long addr)
+{
+	unsigned long index = addr;
+
+	return mt_find(&mm->mm_mt, &index, ULONG_MAX);
+}
+
+struct vm_area_struct *vma_tree_find_before(struct mm_struct *mm,
+					    unsigned long addr)
+{
+	MA_STATE(mas, &mm->mm_mt, addr - 1, addr - 1);
+
+	if (!addr)
+		return NULL;
+	return mas_find_rev(&mas, 0);
+}
+
+struct vm_area_struct *vma_tree_next(struct mm_struct *mm,
+				     struct vm_area_struct *vma)
+{
+	return vma_tree_find(mm, vma->vm_end);
+}
+
+/* ---- per-VMA locks ---- */
+
+/*
+ * Write-lock @vma until mmap_write_unlock(): readers that try it from now
+ * on fail.  Waits for readers that hold it.
+ */
+static void vma_start_write(struct vm_area_struct *vma)
+{
+	int seq = vma->vm_mm->mm_lock_seq;
+
+	if (vma->vm_lock_seq == seq)
+		return;
+	down_write(&vma->vm_lock);
+	WRITE_ONCE(vma->vm_lock_seq, seq);
+	up_write(&vma->vm_lock);
+}
+
+/* Read-lock @vma unless a writer has it (or had it, under this mmap_lock). */
+static bool vma_start_read(struct vm_area_struct *vma)
+{
+	struct mm_struct *mm = vma->vm_mm;
+
+	/*
+	 * Acquire pairs with the release in mmap_write_unlock(): a sequence
+	 * that moved on means the writer is done, and so are its changes.
+	 */
+	if (READ_ONCE(vma->vm_lock_seq) == smp_load_acquire(&mm->mm_lock_seq))
+		return false;
+	if (!down_read_trylock(&vma->vm_lock))
+		return false;
+	/* Again under the lock: a writer may have got in before it. */
+	if (READ_ONCE(vma->vm_lock_seq) == smp_load_acquire(&mm->mm_lock_seq)) {
+		up_read(&vma->vm_lock);
+		return false;
+	}
+	return true;
+}
+
+/**
+ * vma_end_read() - Drop the read lock lock_vma_under_rcu() took.
+ * @vma: The VMA.
+ */
+void vma_end_read(struct vm_area_struct *vma)
+{
+	up_read(&vma->vm_lock);
+}
+EXPORT_SYMBOL(vma_end_read);
+
+void vma_tree_detach(struct vm_area_struct *vma)
+{
+	vma_start_write(vma);
+	WRITE_ONCE(vma->detached, true);
+}
+
+/**
+ * lock_vma_under_rcu() - Find and read-lock the VMA at @addr without
+ * mmap_lock.
+ * @mm: The address space.
+ * @addr: The address.
+ *
+ * Walks the tree under rcu_read_lock(), read-locks the VMA found and then
+ * checks it is still attached and still holds @addr (a writer may have
+ * changed it between the walk and the lock).
+ *
+ * Return: the VMA, read-locked (release with vma_end_read()); NULL if
+ * nothing is mapped at @addr or the VMA is being changed -- the caller
+ * then takes mmap_lock.
+ */
+struct vm_area_struct *lock_vma_under_rcu(struct mm_struct *mm,
+					  unsigned long addr)
+{
+	MA_STATE(mas, &mm->mm_mt, addr, addr);
+	struct vm_area_struct *vma;
+
+	rcu_read_lock();
+	vma = mas_walk(&mas);
+	if (!vma)
+		goto fail;
+	if (!vma_start_read(vma))
+		goto fail;
+	if (READ_ONCE(vma->detached) || addr < vma->vm_start ||
+	    addr >= vma->vm_end) {
+		vma_end_read(vma);
+		goto fail;
+	}
+	rcu_read_unlock();
+	return vma;
+fail:
+	rcu_read_unlock();
+	return NULL;
+}
+EXPORT_SYMBOL(lock_vma_under_rcu);
+
+/* ---- commit ---- */
+
+/* Store @entry over [@start, @end): preallocate, then store. */
+static int vma_mas_store(struct ma_state *mas, unsigned long start,
+			 unsigned long end, void *entry)
+{
+	mas_set_range(mas, start, end - 1);
+	if (mas_preallocate(mas, entry, GFP_KERNEL))
+		return -ENOMEM;
+	mas_store_prealloc(mas, entry);
+	return 0;
+}
+
+/*
+ * Put the window back as @rw->old says, after a failed store.  These
+ * stores must not fail: __GFP_NOFAIL (they replace ranges the failed
+ * rewrite itself wrote, and need at most a few nodes).
+ */
+static void vma_rw_restore(struct vma_rewrite *rw, struct ma_state *mas)
+{
+	int i;
+
+	mas_set_range(mas, rw->ws, rw->we - 1);
+	mas_store_gfp(mas, NULL, GFP_KERNEL | __GFP_NOFAIL);
+	for (i = 0; i < rw->nr_old; i++) {
+		struct vm_area_struct *vma = rw->old[i];
+
+		mas_set_range(mas, vma->vm_start, vma->vm_end - 1);
+		mas_store_gfp(mas, vma, GFP_KERNEL | __GFP_NOFAIL);
+	}
+}
+
+/*
+ * The window's new contents, one store per range that changes: NULL over
+ * every hole where something was mapped, first (so a piece left in its
+ * old range by the cut needs no store), then each piece that is new or
+ * grew.  Reused VMAs get their new fields once every store is done.
+ */
+int vma_tree_commit(struct vma_rewrite *rw)
+{
+	MA_STATE(mas, &rw->mm->mm_mt, 0, 0);
+	unsigned long pos = rw->ws;
+	int i, o = 0, stores = 0;
+
+	for (i = 0; i < rw->nr_piece; i++) {
+		struct vma_piece *p = &rw->piece[i];
+
+		if (p->vma == p->origin && vma_piece_changed(p))
+			vma_start_write(p->vma);
+	}
+	for (i = 0; i < rw->nr_old; i++)
+		if (!rw->old[i]->vm_mark)
+			vma_start_write(rw->old[i]);
+
+	for (i = 0; i <= rw->nr_piece; i++) {
+		unsigned long to = i < rw->nr_piece ? rw->piece[i].start : rw->we;
+
+		while (o < rw->nr_old && rw->old[o]->vm_end <= pos)
+			o++;
+		if (pos < to && o < rw->nr_old && rw->old[o]->vm_start < to) {
+			if (vma_mas_store(&mas, pos, to, NULL))
+				goto fail;
+			stores++;
+		}
+		if (i < rw->nr_piece)
+			pos = rw->piece[i].end;
+	}
+	for (i = 0; i < rw->nr_piece; i++) {
+		struct vma_piece *p = &rw->piece[i];
+
+		if (!vma_piece_needs_store(p))
+			continue;
+		if (vma_mas_store(&mas, p->start, p->end, p->vma))
+			goto fail;
+		stores++;
+	}
+	/* Only the changed ones: readers may be reading the others. */
+	for (i = 0; i < rw->nr_piece; i++) {
+		struct vma_piece *p = &rw->piece[i];
+
+		if (p->vma == p->origin && vma_piece_changed(p))
+			vma_piece_apply(p);
+	}
+	return 0;
+
+fail:
+	if (stores)
+		vma_rw_restore(rw, &mas);
+	return -ENOMEM;
+}
+
+/* ---- free space ---- */
+
+int vma_tree_gap(struct mm_struct *mm, unsigned long len, unsigned long low,
+		 unsigned long high, bool topdown, unsigned long *addr)
+{
+	MA_STATE(mas, &mm->mm_mt, 0, 0);
+
+	if (high <= low || high - low < len)
+		return -ENOMEM;
+	if (topdown) {
+		if (mas_empty_area_rev(&mas, low, high - 1, len))
+			return -ENOMEM;
+		*addr = mas.last + 1 - len;
+	} else {
+		if (mas_empty_area(&mas, low, high - 1, len))
+			return -ENOMEM;
+		*addr = mas.index;
+	}
+	return 0;
+}
+
+/* ---- fork ---- */
+
+/*
+ * Copy @old's tree node for node with __mt_dup(), then swap each entry for
+ * a copy of its VMA: slot stores of exact ranges, which allocate nothing.
+ * The copies are allocated first, in one bulk, so a failure leaves no
+ * half-copied tree behind.
+ */
+int vma_tree_dup(struct mm_struct *old, struct mm_struct *new)
+{
+	MA_STATE(mas, &new->mm_mt, 0, 0);
+	struct vm_area_struct **copies, *vma;
+	int i, nr = old->map_count;
+
+	if (!nr)
+		return 0;
+	copies = kmalloc_array(nr, sizeof(*copies), GFP_KERNEL);
+	if (!copies)
+		return -ENOMEM;
+	if (!kmem_cache_alloc_bulk(vm_area_cachep, GFP_KERNEL | __GFP_ZERO,
+				   nr, (void **)copies))
+		goto free_array;
+	if (__mt_dup(&old->mm_mt, &new->mm_mt, GFP_KERNEL))
+		goto free_copies;
+
+	i = 0;
+	mas_for_each(&mas, vma, ULONG_MAX) {
+		struct vm_area_struct *copy = copies[i++];
+
+		copy->vm_start = vma->vm_start;
+		copy->vm_end = vma->vm_end;
+		copy->vm_flags = vma->vm_flags;
+		copy->vm_pgoff = vma->vm_pgoff;
+		copy->vm_file = vma->vm_file;
+		copy->vm_mm = new;
+		copy->detached = false;
+		copy->vm_mark = false;
+		init_rwsem(&copy->vm_lock);
+		copy->vm_lock_seq = new->mm_lock_seq;
+		mas_store(&mas, copy);
+		WARN_ON(mas_is_err(&mas));
+	}
+	WARN_ON(i != nr);
+	kfree(copies);
+	return 0;
+
+free_copies:
+	kmem_cache_free_bulk(vm_area_cachep, nr, (void **)copies);
+free_array:
+	kfree(copies);
+	return -ENOMEM;
+}
+
+/* ---- validation ---- */
+
+int vma_tree_validate(struct mm_struct *mm)
+{
+	MA_STATE(mas, &mm->mm_mt, 0, 0);
+	struct vm_area_struct *vma;
+	int errors = 0;
+
+	mas_for_each(&mas, vma, ULONG_MAX) {
+		if (mas.index != vma->vm_start || mas.last != vma->vm_end - 1) {
+			pr_err("validate_mm: tree range [%lx, %lx] holds VMA [%lx, %lx)\n",
+			       mas.index, mas.last, vma->vm_start,
+			       vma->vm_end);
+			errors++;
+		}
+		if (vma->detached) {
+			pr_err("validate_mm: detached VMA [%lx, %lx) in the tree\n",
+			       vma->vm_start, vma->vm_end);
+			errors++;
+		}
+	}
+#ifdef CONFIG_DEBUG_MAPLE_TREE
+	if (mt_validate_errors(&mm->mm_mt)) {
+		pr_err("validate_mm: mt_validate() found errors\n");
+		errors++;
+	}
+#endif
+	return errors;
+}
+
+#endif /* !CONFIG_MM_VMA_RBTREE */

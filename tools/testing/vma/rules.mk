@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# mm/ and its userspace tests; included from the top-level Makefile.
+#
+# mm/ is built twice, once per backend: the maple tree (default) and the
+# pre-6.1 rbtree (-DCONFIG_MM_VMA_RBTREE).  Each build, with the VMA suites
+# (tools/testing/vma/*_test.c and the model), is linked into one
+# relocatable object whose symbols are then made local (objcopy -G), so
+# both backends' find_vma() and friends live side by side in
+# build/maple-test; the suites register themselves (constructors) under
+# names ending in _maple or _rbtree, and one runner prints the one summary.
+#
+#   make vma-bench    build/vma_bench (both backends, -O2, no debug checks)
+#                     and run it; VMA_BENCH_ARGS= passes arguments, e.g.
+#                     "--quick", "--runs 11", "--callgrind" (instructions/op)
+
+VMA_DIR		:= tools/testing/vma
+MM_SRCS		:= $(sort $(wildcard mm/*.c))
+VMA_TEST_SRCS	:= $(sort $(wildcard $(VMA_DIR)/*_test.c $(VMA_DIR)/vma_model.c))
+VMA_BACKENDS	:= maple rbtree
+VMA_DEFS_maple	:=
+VMA_DEFS_rbtree	:= -DCONFIG_MM_VMA_RBTREE
+VMA_OBJ		:= $(BUILD)/vma
+VMA_TEST_BLOBS	:= $(VMA_BACKENDS:%=$(VMA_OBJ)/vma-test-%.o)
+VMA_BENCH_BLOBS	:= $(VMA_BACKENDS:%=$(VMA_OBJ)/vma-bench-%.o)
+# Symbols that stay global in the partial links: i386's PC thunks are
+# COMDAT, one copy kept by the final link for both objects.
+VMA_KEEP_GLOBAL	:= --wildcard -G '__x86.get_pc_thunk.*'
+# -m32 and the like must reach the partial link too.
+VMA_LD_R	= $(CC) $(filter -m%,$(SANFLAGS) $(CFLAGS)) -r -nostdlib
+
+# vma_backend(name): debug objects + test blob, and -O2 objects + bench blob.
+define vma_backend
+$(VMA_OBJ)/$(1)/%.o: %.c $(FLAGS_FILE)
+	$$(call msg,CC [$(1)],$$<)
+	$$(Q)mkdir -p $$(@D)
+	$$(Q)$$(CC) $$(INCLUDES) -Itools/testing/harness $$(DEBUG_DEFS) \
+		$(VMA_DEFS_$(1)) -DVMA_BACKEND=$(1) $$(ALL_CFLAGS) \
+		$$(DEPFLAGS) -c $$< -o $$@
+
+$(VMA_OBJ)/bench-$(1)/%.o: %.c $(FLAGS_FILE)
+	$$(call msg,CC [$(1)],$$<)
+	$$(Q)mkdir -p $$(@D)
+	$$(Q)$$(CC) $$(INCLUDES) $(VMA_DEFS_$(1)) -DVMA_BACKEND=$(1) \
+		$$(ALL_CFLAGS) $$(DEPFLAGS) -c $$< -o $$@
+
+$(VMA_OBJ)/vma-test-$(1).o: $(addprefix $(VMA_OBJ)/$(1)/,$(MM_SRCS:.c=.o) \
+			    $(VMA_TEST_SRCS:.c=.o))
+	$$(call msg,LD -r,$$@)
+	$$(Q)$$(VMA_LD_R) -o $$@.tmp $$^
+	$$(Q)objcopy $$(VMA_KEEP_GLOBAL) -G __no_global_symbol__ $$@.tmp $$@ && \
+		rm -f $$@.tmp
+
+$(VMA_OBJ)/vma-bench-$(1).o: $(addprefix $(VMA_OBJ)/bench-$(1)/,$(MM_SRCS:.c=.o) \
+			     $(VMA_DIR)/bench_ops.o)
+	$$(call msg,LD -r,$$@)
+	$$(Q)$$(VMA_LD_R) -o $$@.tmp $$^
+	$$(Q)objcopy $$(VMA_KEEP_GLOBAL) -G vma_bench_ops_$(1) $$@.tmp $$@ && \
+		rm -f $$@.tmp
+endef
+$(foreach b,$(VMA_BACKENDS),$(eval $(call vma_backend,$(b))))
+
+# The top-level link of build/maple-test adds $(VMA_TEST_BLOBS).
+$(BUILD)/maple-test: $(VMA_TEST_BLOBS)
+
+# liburcu statically outside sanitizer builds, as tools/testing/bench/ does
+# (its call_rcu() from the shared library costs __tls_get_addr() calls).
+VMA_BENCH_LIBS	= $(if $(strip $(SANFLAGS)),-lurcu-memb,\
+		  -Wl,-Bstatic -lurcu-memb -lurcu-common -Wl,-Bdynamic) -lpthread
+
+$(BUILD)/vma_bench: $(VMA_DIR)/vma_bench.c $(VMA_DIR)/bench_ops.h \
+		    $(VMA_BENCH_BLOBS) $(BUILD)/libmaple.a
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(INCLUDES) $(ALL_CFLAGS) -o $@ $< $(VMA_BENCH_BLOBS) \
+		$(BUILD)/libmaple.a $(VMA_BENCH_LIBS)
+
+.PHONY: vma-bench
+vma-bench: $(BUILD)/vma_bench
+	$(BUILD)/vma_bench $(VMA_BENCH_ARGS)
+
+-include $(foreach b,$(VMA_BACKENDS),$(addprefix $(VMA_OBJ)/$(b)/,\
+	$(MM_SRCS:.c=.d) $(VMA_TEST_SRCS:.c=.d)) \
+	$(addprefix $(VMA_OBJ)/bench-$(b)/,$(MM_SRCS:.c=.d) $(VMA_DIR)/bench_ops.d))
