@@ -45,6 +45,33 @@ static int b_fault_lockless(void *mm, unsigned long addr)
 	return handle_fault_lockless(mm, addr, FAULT_READ);
 }
 
+/*
+ * The walk every VMA user does (exit, fork's copy, /proc/pid/maps): the
+ * maple backend's for_each_vma(), the rbtree backend's vm_next list, as
+ * Linux before 6.1 walked it.
+ */
+static unsigned long b_iterate(void *mm)
+{
+	struct mm_struct *m = mm;
+	struct vm_area_struct *vma;
+	unsigned long count = 0;
+
+	mmap_read_lock(m);
+#ifdef CONFIG_MM_VMA_RBTREE
+	for (vma = m->mmap; vma; vma = vma->vm_next)
+		count++;
+#else
+	{
+		VMA_ITERATOR(vmi, m, 0);
+
+		for_each_vma(vmi, vma)
+			count++;
+	}
+#endif
+	mmap_read_unlock(m);
+	return count;
+}
+
 static int b_map_count(void *mm)
 {
 	return ((struct mm_struct *)mm)->map_count;
@@ -58,5 +85,6 @@ const struct vma_bench_ops BENCH_CAT(vma_bench_ops_, VMA_BACKEND) = {
 	.munmap = b_munmap,
 	.fault = b_fault,
 	.fault_lockless = b_fault_lockless,
+	.iterate = b_iterate,
 	.map_count = b_map_count,
 };

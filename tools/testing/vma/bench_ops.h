@@ -18,6 +18,8 @@ struct vma_bench_ops {
 	int (*munmap)(void *mm, unsigned long addr, unsigned long len);
 	int (*fault)(void *mm, unsigned long addr);
 	int (*fault_lockless)(void *mm, unsigned long addr);
+	/* One pass over every VMA, in order: the number visited. */
+	unsigned long (*iterate)(void *mm);
 	int (*map_count)(void *mm);
 };
 

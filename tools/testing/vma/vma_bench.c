@@ -10,6 +10,10 @@
  *   fault           handle_fault(): mmap_read_lock, find_vma, access check
  *   fault-lockless  handle_fault_lockless(): lock_vma_under_rcu() on the
  *                   maple backend; the same as fault on the rbtree one
+ *   iterate         every VMA in order under mmap_read_lock, per VMA:
+ *                   for_each_vma() on the maple backend, the vm_next list
+ *                   on the rbtree one (what exit, fork and
+ *                   /proc/pid/maps walk)
  * Faults go to 4,096 random addresses inside the VMAs, in turn.
  *
  * ns/op is the median of --runs rounds (default 7), each round timing
@@ -48,8 +52,10 @@ static const struct vma_bench_ops *backends[] = {
 };
 
 static const char * const workloads[] = {
-	"mmap-munmap", "fault", "fault-lockless",
+	"mmap-munmap", "fault", "fault-lockless", "iterate",
 };
+
+#define NR_WORKLOADS	(sizeof(workloads) / sizeof(workloads[0]))
 
 static const unsigned long sizes[] = { 100, 1000 };
 
@@ -113,11 +119,27 @@ static noinline int loop_fault(const struct vma_bench_ops *ops,
 	return 0;
 }
 
+/* @n VMAs visited, in whole passes (the last one may go past @n). */
+static noinline int loop_iterate(const struct vma_bench_ops *ops,
+				 void *mm, unsigned long n)
+{
+	unsigned long seen = 0, nr = ops->map_count(mm);
+
+	while (seen < n) {
+		if (ops->iterate(mm) != nr)
+			return -1;
+		seen += nr;
+	}
+	return 0;
+}
+
 static int run(const struct vma_bench_ops *ops, int w, void *mm,
 	       unsigned long n)
 {
 	if (w == 0)
 		return loop_mmap(ops, mm, n);
+	if (w == 3)
+		return loop_iterate(ops, mm, n);
 	return loop_fault(ops, mm, n, w == 2);
 }
 
@@ -220,7 +242,7 @@ static int one(char **argv)
 	for (i = 0; i < 2; i++)
 		if (!strcmp(argv[0], backends[i]->name))
 			ops = backends[i];
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < NR_WORKLOADS; i++)
 		if (!strcmp(argv[1], workloads[i]))
 			w = i;
 	if (!ops || w < 0)
@@ -261,7 +283,7 @@ int main(int argc, char **argv)
 	if (callgrind)
 		printf(" %13s %13s", "maple insn/op", "rbtree insn/op");
 	printf("\n");
-	for (w = 0; w < 3; w++) {
+	for (w = 0; w < (int)NR_WORKLOADS; w++) {
 		for (s = 0; s < 2; s++) {
 			unsigned long n = (w == 0 ? 100000 : 1000000) /
 					  (quick ? 20 : 1);
