@@ -4,7 +4,8 @@
 #
 #	include tools/testing/bench/rules.mk
 #
-# make bench                 full run (7 repetitions, 100 .. 1,000,000 ranges)
+# make bench                 full run (7 repetitions, 100 .. 1,000,000 ranges),
+#                            then make vma-bench (mm/, maple against rbtree)
 # make bench QUICK=1         3 repetitions, smaller sizes (under 30 s)
 # make bench BASE=old.json   compare with an earlier run's JSON
 # make bench CALLGRIND=1     add instructions/op counted under callgrind
@@ -56,8 +57,16 @@ $(BENCH_BIN): $(BENCH_DIR)/bench_tree.c include/linux/maple_tree.h \
 
 .PHONY: bench bench-quick bench-callgrind bench-smoke bench-check
 
-bench: $(BENCH_BIN) $(if $(call bench_yes,$(CALLGRIND)),deps-callgrind)
+# After the tree's table, the mm/ layer on both backends (make vma-bench,
+# tools/testing/vma/): mmap+munmap, page faults and iteration, maple tree
+# against the rbtree design, in the same run.
+VMA_BENCH_RUN_ARGS = $(if $(call bench_yes,$(QUICK)),--quick) \
+		     $(if $(call bench_yes,$(CALLGRIND)),--callgrind)
+
+bench: $(BENCH_BIN) $(BUILD)/vma_bench \
+       $(if $(call bench_yes,$(CALLGRIND)),deps-callgrind)
 	$(BENCH_BIN) $(BENCH_RUN_ARGS)
+	$(BUILD)/vma_bench $(VMA_BENCH_RUN_ARGS)
 
 bench-quick: $(BENCH_BIN)
 	$(BENCH_BIN) --quick $(BENCH_RUN_ARGS)
@@ -70,9 +79,11 @@ bench-smoke: $(BENCH_BIN)
 
 # What "make check" runs: one QUICK run to see the benchmark works.  It
 # asserts no speed; the table goes to a log, shown only on failure.
-bench-check: $(BENCH_BIN)
+bench-check: $(BENCH_BIN) $(BUILD)/vma_bench
 	@$(BENCH_BIN) --quick --no-json > $(BUILD)/bench-quick.log 2>&1 || \
 		{ cat $(BUILD)/bench-quick.log; echo "bench QUICK run failed"; exit 1; }
+	@$(BUILD)/vma_bench --quick --runs 1 > $(BUILD)/vma-bench-quick.log 2>&1 || \
+		{ cat $(BUILD)/vma-bench-quick.log; echo "vma_bench QUICK run failed"; exit 1; }
 
 # ---- Linux's own tree as the baseline (make bench-upstream) ----------------
 #
