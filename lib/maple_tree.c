@@ -950,7 +950,8 @@ ma_parent_word(const struct maple_node *node)
 
 	/* After the node's words, as in ma_dead_node(). */
 	smp_rmb();
-	pword = (unsigned long)READ_ONCE(node->parent);
+	/* Before the parent's words: see mt_wr_kept_children(). */
+	pword = (unsigned long)smp_load_acquire(&node->parent);
 
 	if ((pword & MAPLE_PARENT_ROOT) ||
 	    (pword & ~MAPLE_NODE_MASK) == (unsigned long)node)
@@ -996,7 +997,8 @@ static bool ma_node_bound(const struct maple_node *node,
 	for (;;) {
 		/* After the node's words, as in ma_dead_node(). */
 		smp_rmb();
-		pword = (unsigned long)READ_ONCE(node->parent);
+		/* Before the parent's words: see mt_wr_kept_children(). */
+		pword = (unsigned long)smp_load_acquire(&node->parent);
 		if (pword & MAPLE_PARENT_ROOT) {
 			*bound = max ? ULONG_MAX : 0;
 			return true;
@@ -2163,7 +2165,15 @@ static void mt_wr_kept_children(struct mt_wr *wr, struct maple_node *node,
 				mt_wr_kept_children(wr, cnode,
 						    mte_node_type(child), adopt);
 		} else if (adopt) {
-			mt_set_parent(cnode, node, i);
+			/*
+			 * The new parent's words before the word that leads
+			 * to them: pairs with the smp_load_acquire() of
+			 * ma_parent_word() and ma_node_bound().
+			 */
+			smp_store_release(&cnode->parent, (struct maple_pnode *)
+					  ((unsigned long)node |
+					   ((unsigned long)i <<
+					    MAPLE_PARENT_SLOT_SHIFT)));
 		} else {
 			WRITE_ONCE(cnode->parent, NULL);
 		}
@@ -2185,12 +2195,6 @@ static void mt_wr_adopt(struct mt_wr *wr, struct maple_node *node,
 {
 	if (!wr->in_rcu || ma_is_leaf(type))
 		return;
-	/*
-	 * The new nodes' contents before the parent words that lead to
-	 * them: pairs with the address dependency of a reader's parent word
-	 * load (mas_next_leaf(), mas_prev_leaf()).
-	 */
-	smp_wmb();
 	mt_wr_kept_children(wr, node, type, true);
 }
 
