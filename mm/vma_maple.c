@@ -66,37 +66,28 @@ struct vm_area_struct *vma_tree_next(struct mm_struct *mm,
 }
 
 /*
- * One descent to the range that holds @addr (a VMA or a gap), then steps,
- * mostly inside that leaf: back to the VMA before it, forward again to
- * the first VMA at or above @addr.  When there is nothing before it the
- * state is set up again rather than stepped forward from beneath the
- * tree's first entry.
+ * One descent to the range that holds @addr (a VMA or a gap); a copy of
+ * the state steps back from there to the VMA before it, while the walk
+ * itself stays put (on the VMA) or steps forward to the first VMA above
+ * the gap.  Both steps mostly stay inside the leaf.
  */
 struct vm_area_struct *vma_walk_start(struct vma_walk *w, struct mm_struct *mm,
 				      unsigned long addr,
 				      struct vm_area_struct **prev)
 {
-	struct ma_state *mas = &w->mas;
+	struct ma_state *mas = &w->mas, back;
 	struct vm_area_struct *vma;
-	unsigned long from;
-	bool above;
 
 	*mas = (struct ma_state){
 		.tree = &mm->mm_mt, .index = addr, .last = addr,
 		.node = MAS_START, .max = ULONG_MAX,
 	};
 	vma = mas_walk(mas);
-	above = vma || mas->last != ULONG_MAX;
-	from = vma ? vma->vm_start : mas->last + 1;
-	*prev = mas_prev(mas, 0);
-	if (!above) {
-		mas_set(mas, ULONG_MAX);	/* vma_walk_next(): nothing */
-		return NULL;
-	}
-	if (*prev)
-		return mas_next(mas, ULONG_MAX);
-	mas_set(mas, from);
-	return mas_find(mas, ULONG_MAX);
+	back = *mas;
+	*prev = mas_prev(&back, 0);
+	if (vma || mas->last == ULONG_MAX)
+		return vma;
+	return mas_next(mas, ULONG_MAX);
 }
 
 struct vm_area_struct *vma_walk_next(struct vma_walk *w)
