@@ -116,6 +116,29 @@ struct vm_area_struct *vma_tree_find_before(struct mm_struct *mm,
 struct vm_area_struct *vma_tree_next(struct mm_struct *mm,
 				     struct vm_area_struct *vma);
 /*
+ * A walk among an address space's VMAs: one lookup, then steps to the
+ * neighbours, so collecting a window costs one tree descent rather than
+ * one per VMA it holds.  The VMAs must not change during the walk.
+ */
+#ifdef CONFIG_MM_VMA_RBTREE
+struct vma_walk {
+	struct vm_area_struct *vma;	/* the VMA last returned */
+};
+#else
+struct vma_walk {
+	struct ma_state mas;		/* on the VMA last returned */
+};
+#endif
+/*
+ * The first VMA with vm_end > @addr (NULL if none), where the walk now
+ * is; *@prev is set to the VMA before it (the last VMA if it is NULL).
+ */
+struct vm_area_struct *vma_walk_start(struct vma_walk *w, struct mm_struct *mm,
+				      unsigned long addr,
+				      struct vm_area_struct **prev);
+/* The VMA after the one the walk is on (NULL if none), now its place. */
+struct vm_area_struct *vma_walk_next(struct vma_walk *w);
+/*
  * Make the window hold @rw->piece instead of @rw->old.  New objects are
  * allocated and marked; on failure (-ENOMEM) nothing changed.  Fields of
  * reused VMAs are set here, old VMAs not reused are left to the caller.

@@ -206,61 +206,71 @@ static void vma_rw_free_arrays(struct vma_rewrite *rw)
 }
 
 /*
- * The window: the edits' span widened to whole VMAs and to the VMAs that
- * touch it on either side (they may merge).  Collects its VMAs in @rw->old,
- * in one pass while they fit the inline array, else counted and collected
- * again into an allocated one.  Few lookups: the VMA at or after the
- * span's start, the one before, and (only when the span passes the first)
- * the last VMA below the span's end.
+ * One walk over the window around [@lo, @hi): the edits' span widened to
+ * whole VMAs and to the VMAs that touch it on either side (they may
+ * merge).  Sets @rw->ws and @rw->we, stores the first @cap VMAs in @out
+ * and returns how many the window holds; *@meets tells whether any of
+ * them overlaps the span itself.
+ */
+static int vma_rw_walk(struct vma_rewrite *rw, unsigned long lo,
+		       unsigned long hi, struct vm_area_struct **out, int cap,
+		       bool *meets)
+{
+	struct vm_area_struct *first, *prev, *vma;
+	struct vma_walk w;
+	int nr = 0;
+
+	first = vma_walk_start(&w, rw->mm, lo, &prev);
+	rw->ws = first && first->vm_start < lo ? first->vm_start : lo;
+	if (prev && prev->vm_end == rw->ws) {
+		rw->ws = prev->vm_start;
+		if (nr < cap)
+			out[nr] = prev;
+		nr++;
+	}
+	*meets = false;
+	rw->we = hi;
+	/* Those that start below @hi, then the one that touches the end. */
+	for (vma = first; vma && vma->vm_start <= rw->we;
+	     vma = vma_walk_next(&w)) {
+		if (nr < cap)
+			out[nr] = vma;
+		nr++;
+		rw->we = max(rw->we, vma->vm_end);
+		if (vma->vm_start >= hi)
+			break;
+		*meets = true;
+	}
+	return nr;
+}
+
+/*
+ * The window of @edits (see vma_rw_walk()) and its VMAs in @rw->old: in
+ * one walk while they fit the inline array, else counted and collected
+ * again into an allocated one.
+ *
+ * Return: 1 if no edit maps and nothing is mapped in the edits' span (the
+ * rewrite would change nothing), 0 if @rw is ready, -ENOMEM.
  */
 static int vma_rw_collect(struct vma_rewrite *rw, const struct vma_edit *edits,
 			  int nr_edits)
 {
-	struct mm_struct *mm = rw->mm;
 	unsigned long lo = edits[0].start, hi = edits[nr_edits - 1].end;
-	struct vm_area_struct *first, *last, *prev, *next, *vma;
-	int nr = 0, cap;
-
-	first = vma_tree_find(mm, lo);
-	rw->ws = first && first->vm_start < lo ? first->vm_start : lo;
-	prev = vma_tree_find_before(mm, rw->ws);
-	if (prev && prev->vm_end == rw->ws) {
-		rw->ws = prev->vm_start;
-		first = prev;
-	}
-
-	last = NULL;
-	if (first && first->vm_start < hi)
-		last = first->vm_end >= hi ? first :
-		       vma_tree_find_before(mm, hi);
-	if (last && last->vm_end > hi) {
-		rw->we = last->vm_end;
-		next = vma_tree_next(mm, last);
-	} else {
-		rw->we = hi;
-		next = last ? vma_tree_next(mm, last) : first;
-		while (next && next->vm_end <= hi)	/* only if first < lo */
-			next = vma_tree_next(mm, next);
-	}
-	if (next && next->vm_start == rw->we)
-		rw->we = next->vm_end;
+	bool meets, maps = false;
+	int i, nr, cap;
 
 	rw->old = rw->old_inline;
 	rw->piece = rw->piece_inline;
-	for (vma = first; vma && vma->vm_start < rw->we;
-	     vma = vma_tree_next(mm, vma)) {
-		if (nr < VMA_RW_INLINE)
-			rw->old_inline[nr] = vma;
-		nr++;
-	}
+	nr = vma_rw_walk(rw, lo, hi, rw->old_inline, VMA_RW_INLINE, &meets);
+	for (i = 0; i < nr_edits; i++)
+		maps |= edits[i].kind == VMA_EDIT_MAP;
+	if (!meets && !maps)
+		return 1;
 	if (nr > VMA_RW_INLINE) {
 		rw->old = kmalloc_array(nr, sizeof(*rw->old), GFP_KERNEL);
 		if (!rw->old)
 			return -ENOMEM;
-		nr = 0;
-		for (vma = first; vma && vma->vm_start < rw->we;
-		     vma = vma_tree_next(mm, vma))
-			rw->old[nr++] = vma;
+		vma_rw_walk(rw, lo, hi, rw->old, nr, &meets);
 	}
 	rw->nr_old = nr;
 	/* Each edit end may cut one VMA in two; each map adds one. */
@@ -283,6 +293,9 @@ static int vma_rw_collect(struct vma_rewrite *rw, const struct vma_edit *edits,
  *         only (the caller checked).
  * @nr_edits: How many.
  *
+ * Edits that map nothing over a span where nothing is mapped change
+ * nothing, and cost one lookup.
+ *
  * Return: 0; -ENOMEM (allocation failure, or the map_count limit) with
  * @mm unchanged.
  */
@@ -296,7 +309,7 @@ int vma_rewrite(struct mm_struct *mm, struct vma_edit *edits, int nr_edits)
 	rw.mm = mm;
 	err = vma_rw_collect(&rw, edits, nr_edits);
 	if (err)
-		return err;
+		return err < 0 ? err : 0;
 
 	/* The window afterwards, cut, mapped, sorted and merged. */
 	rw.nr_piece = 0;
@@ -635,8 +648,6 @@ int do_munmap(struct mm_struct *mm, unsigned long start, size_t len)
 	len = PAGE_ALIGN(len);
 	if (!len)
 		return -EINVAL;
-	if (!find_vma_intersection(mm, start, start + len))
-		return 0;
 	edit.start = start;
 	edit.end = start + len;
 	return vma_rewrite(mm, &edit, 1);

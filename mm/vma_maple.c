@@ -65,6 +65,36 @@ struct vm_area_struct *vma_tree_next(struct mm_struct *mm,
 	return vma_tree_find(mm, vma->vm_end);
 }
 
+/*
+ * One descent to the range that holds @addr (a VMA or a gap); a copy of
+ * the state steps back from there to the VMA before it, while the walk
+ * itself stays put (on the VMA) or steps forward to the first VMA above
+ * the gap.  Both steps mostly stay inside the leaf.
+ */
+struct vm_area_struct *vma_walk_start(struct vma_walk *w, struct mm_struct *mm,
+				      unsigned long addr,
+				      struct vm_area_struct **prev)
+{
+	struct ma_state *mas = &w->mas, back;
+	struct vm_area_struct *vma;
+
+	*mas = (struct ma_state){
+		.tree = &mm->mm_mt, .index = addr, .last = addr,
+		.node = MAS_START, .max = ULONG_MAX,
+	};
+	vma = mas_walk(mas);
+	back = *mas;
+	*prev = mas_prev(&back, 0);
+	if (vma || mas->last == ULONG_MAX)
+		return vma;
+	return mas_next(mas, ULONG_MAX);
+}
+
+struct vm_area_struct *vma_walk_next(struct vma_walk *w)
+{
+	return mas_next(&w->mas, ULONG_MAX);
+}
+
 /* ---- per-VMA locks ---- */
 
 /*

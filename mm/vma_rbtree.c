@@ -439,6 +439,24 @@ struct vm_area_struct *vma_tree_next(struct mm_struct *mm,
 	return vma->vm_next;
 }
 
+struct vm_area_struct *vma_walk_start(struct vma_walk *w, struct mm_struct *mm,
+				      unsigned long addr,
+				      struct vm_area_struct **prev)
+{
+	struct vm_area_struct *vma = vma_tree_find(mm, addr);
+
+	*prev = vma ? vma->vm_prev : vma_tree_find_before(mm, ULONG_MAX);
+	w->vma = vma;
+	return vma;
+}
+
+struct vm_area_struct *vma_walk_next(struct vma_walk *w)
+{
+	if (w->vma)
+		w->vma = w->vma->vm_next;
+	return w->vma;
+}
+
 /*
  * Old VMAs no piece kept leave first; reused ones change in place (their
  * order cannot change: the window's pieces and their origins are in the
