@@ -2798,39 +2798,6 @@ static void mt_wr_run(struct mt_wr *wr)
 }
 
 /*
- * The write replaces exactly one existing range: a single pointer store,
- * safe beside RCU readers and needing no node.
- */
-static bool mt_wr_is_slot_store(const struct mt_wr *wr)
-{
-	const struct mt_level *lv = &wr->l;
-	const struct mt_level *rv = &wr->r;
-	unsigned long *pivots;
-
-	if (!wr->height || lv->node != rv->node || lv->offset != rv->offset)
-		return false;
-	/* A root leaf of one or two ranges may have to give way to no node. */
-	if (wr->height == 1 && lv->end <= 1)
-		return false;
-	pivots = ma_pivots(lv->node, lv->type);
-	return ma_pivot_min(pivots, lv->offset, lv->min) == wr->index &&
-	       ma_pivot_max(pivots, lv->type, lv->offset, lv->max) == wr->last;
-}
-
-static void mt_wr_slot_store(struct mt_wr *wr)
-{
-	struct mt_level *lv = &wr->l;
-	void __rcu **slots = ma_slots(lv->node, lv->type);
-
-	rcu_assign_pointer(slots[lv->offset], wr->entry);
-	if (wr->alloc && !wr->content != !wr->entry)
-		mt_gap_push_up(lv->node,
-			       mt_leaf_gap(slots, ma_pivots(lv->node, lv->type),
-					   lv->type, lv->end, lv->min,
-					   lv->max));
-}
-
-/*
  * The writers' descent, under the tree lock: the leaf holding @index and
  * its bounds; NULL if the tree has no node.
  */
@@ -3076,6 +3043,47 @@ static __always_inline bool mt_seam_move_fits(const struct mt_seam *s,
 }
 
 /*
+ * Whether the range next to the leaf over [@min, @max], before it or
+ * (@after) after it, holds an entry: a NULL put at the leaf's edge then
+ * stays a range of its own, where a NULL there would have to merge with
+ * it across the leaves.  Nothing lies beyond the tree's first and last
+ * index.  Rare (a NULL at a leaf's edge), so a walk from the root.
+ */
+static noinline bool mt_leaf_beside_used(struct maple_tree *mt,
+					 unsigned long min, unsigned long max,
+					 bool after)
+{
+	MA_STATE(mas, mt, 0, 0);
+
+	if (after ? max == ULONG_MAX : !min)
+		return true;
+	mas.index = mas.last = after ? max + 1 : min - 1;
+	return mas_leaf_walk(&mas) != NULL;
+}
+
+/*
+ * Whether a NULL stored over exactly slot @at, [@lo, @hi], of a leaf over
+ * [@min, @max] stands alone: entries on both sides, in the leaf or beside
+ * it.
+ */
+static __always_inline bool mt_leaf_null_alone(struct maple_tree *mt,
+					       struct maple_node *node,
+					       unsigned long min,
+					       unsigned long max,
+					       unsigned char at,
+					       unsigned long hi)
+{
+	void __rcu **slots = node->mr64.slot;
+
+	if (at ? !mt_slot_locked(mt, slots, at - 1) :
+		 !mt_leaf_beside_used(mt, min, max, false))
+		return false;
+	/* Slot @at ends at @max only if it is the last used one. */
+	return hi != max ? mt_slot_locked(mt, slots, at + 1) != NULL :
+			   mt_leaf_beside_used(mt, min, max, true);
+}
+
+/*
  * The writes that are one store into the leaf as it is, named by the
  * mas_flags value mas_preallocate() records them with, at slot @at:
  *  - MA_STATE_SINGLE_SLOT: the exact range of slot @at gets a new entry;
@@ -3102,22 +3110,16 @@ static __always_inline bool mt_leaf_single_fits(struct maple_tree *mt,
 						void *entry)
 {
 	unsigned long *pivots = node->mr64.pivot;
-	void __rcu **slots = node->mr64.slot;
 	unsigned long hi;
 	struct mt_seam s;
 
 	if (flag != MA_STATE_SINGLE_SLOT)
 		return mt_seam_read(mt, node, min, max, at, &s) &&
 		       mt_seam_move_fits(&s, flag, index, last, entry);
-	/*
-	 * Slot @at ends at the leaf's maximum only if it is the last used
-	 * one: a NULL needs an entry on both sides.
-	 */
 	hi = ma_pivot_max(pivots, maple_leaf_64, at, max);
 	if (index != ma_pivot_min(pivots, at, min) || last != hi)
 		return false;
-	return entry || (at && hi != max && mt_slot_locked(mt, slots, at - 1) &&
-			 mt_slot_locked(mt, slots, at + 1));
+	return entry || mt_leaf_null_alone(mt, node, min, max, at, hi);
 }
 
 /* A root leaf of one or two ranges may have to give way to no node. */
@@ -3192,9 +3194,8 @@ mt_leaf_single_kind(struct maple_tree *mt, struct maple_node *node,
 	hi = ma_pivot_max(pivots, maple_leaf_64, k, max);
 	if (index == lo) {
 		if (last == hi) {
-			if (entry || (k && hi != max &&
-				      mt_slot_locked(mt, slots, k - 1) &&
-				      mt_slot_locked(mt, slots, k + 1)))
+			if (entry ||
+			    mt_leaf_null_alone(mt, node, min, max, k, hi))
 				flag = MA_STATE_SINGLE_SLOT;
 		} else if (last < hi) {
 			if (k && !entry && !mt_slot_locked(mt, slots, k - 1)) {
@@ -3418,12 +3419,16 @@ static __always_inline bool mt_leaf_prepare(struct ma_state *mas,
 		if (last < last_m ? !mt_slot_locked(mt, slots, m) :
 		    m < end && !mt_slot_locked(mt, slots, m + 1))
 			n--;
-		/* A new NULL at an edge may have to merge with the neighbour's. */
-		if (lw->min && !k && index == first_k &&
-		    mt_slot_locked(mt, slots, 0))
+		/*
+		 * A new NULL at an edge would have to merge with a NULL
+		 * beside the leaf.
+		 */
+		if (!k && index == first_k && mt_slot_locked(mt, slots, 0) &&
+		    !mt_leaf_beside_used(mt, lw->min, lw->max, false))
 			return false;
-		if (lw->max != ULONG_MAX && m == end && last == last_m &&
-		    mt_slot_locked(mt, slots, end))
+		if (m == end && last == last_m &&
+		    mt_slot_locked(mt, slots, end) &&
+		    !mt_leaf_beside_used(mt, lw->min, lw->max, true))
 			return false;
 	}
 	lw->count = n;
@@ -3914,17 +3919,12 @@ static __always_inline bool mas_wr_single(struct ma_state *mas, void *entry,
 	return flag;
 }
 
-/* Every write but the single-slot overwrite: plan, allocate, rebuild. */
+/* The writes no leaf can take alone: plan, allocate, rebuild. */
 static noinline void *mas_wr_store_slow(struct ma_state *mas, void *entry)
 {
 	struct mt_wr wr;
 
 	mt_wr_prepare(&wr, mas, entry);
-	if (mt_wr_is_slot_store(&wr)) {
-		mt_wr_slot_store(&wr);
-		goto done;
-	}
-
 	mt_wr_run(&wr);
 	if (mas_allocated(mas) < wr.nodes &&
 	    mas_alloc_nodes(mas, wr.nodes, GFP_NOWAIT | __GFP_NOWARN)) {
@@ -3936,7 +3936,6 @@ static noinline void *mas_wr_store_slow(struct ma_state *mas, void *entry)
 		mt_wr_find_ends(&wr);
 	wr.commit = true;
 	mt_wr_run(&wr);
-done:
 	mas->index = wr.index;
 	mas->last = wr.last;
 	mas->node = MAS_PAUSE;
@@ -4028,8 +4027,7 @@ static noinline unsigned long mas_plan_nodes(struct ma_state *mas, void *entry)
 	struct mt_wr wr;
 
 	mt_wr_prepare(&wr, mas, entry);
-	if (!mt_wr_is_slot_store(&wr))
-		mt_wr_run(&wr);
+	mt_wr_run(&wr);
 	return wr.nodes;
 }
 

@@ -684,6 +684,69 @@ static void preallocate_rewrite_fills_a_leaf(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
 }
 
+/*
+ * The bounds of the leaf holding @index, as a walk leaves them in the
+ * state.
+ */
+static void leaf_bounds(struct ptree *pt, unsigned long index,
+			unsigned long *min, unsigned long *max)
+{
+	MA_STATE(mas, &pt->mt, index, index);
+
+	pt_lock(pt);
+	mas_walk(&mas);
+	*min = mas.min;
+	*max = mas.max;
+	pt_unlock(pt);
+}
+
+/*
+ * A NULL at a leaf's edge next to an entry in the neighbour leaf stands
+ * alone: it merges with nothing across the leaves, so the write stays in
+ * its leaf.  The leaves of an ascending build start with the gap after a
+ * range; for such a gap G before R(k), at the start of its leaf L, after
+ * R(k - 1) at the end of the leaf before, P:
+ *  - G filled and erased again: slot stores, the erase a NULL at L's start
+ *    between two entries: no node in any mode;
+ *  - G filled, then R(k - 1) erased: it merges with the gap before it in
+ *    P, a new NULL at P's end beside G's entry: a one-leaf write.
+ */
+static void null_at_leaf_edge_beside_entry_stays_in_leaf(struct kunit *test)
+{
+	unsigned int flags = param_flags(test);
+	long one_leaf = (flags & MT_FLAGS_USE_RCU) ? 1 : 0;
+	unsigned long k, g, min, max, edges = 0;
+	struct ptree pt;
+
+	three_level_tree(test, &pt, flags);
+	for (k = 100; k < BIG_NR - 100 && edges < 8; k += 3) {
+		g = R_LAST(k - 1) + 1;
+		leaf_bounds(&pt, g, &min, &max);
+		if (min != g)
+			continue;
+		edges++;
+		KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, g,
+						     R_FIRST(k) - 1,
+						     val(k + 9000)), 0L);
+		KUNIT_EXPECT_EQ_MSG(test, prealloc_store(test, &pt, g,
+							 R_FIRST(k) - 1, NULL),
+				    0L, "gap before R(%lu) erased at a leaf's start",
+				    k);
+		KUNIT_EXPECT_EQ(test, prealloc_store(test, &pt, g,
+						     R_FIRST(k) - 1,
+						     val(k + 9000)), 0L);
+		KUNIT_EXPECT_EQ_MSG(test, prealloc_store(test, &pt,
+							 R_FIRST(k - 1),
+							 R_LAST(k - 1), NULL),
+				    one_leaf, "R(%lu) erased at a leaf's end",
+				    k - 1);
+	}
+	KUNIT_EXPECT_GE(test, edges, 4UL);
+	pt_expect_model(test, &pt);
+	pt_destroy(&pt);
+	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
+}
+
 static void preallocate_into_empty_and_root_entry_trees(struct kunit *test)
 {
 	unsigned int flags = param_flags(test);
@@ -1230,6 +1293,8 @@ static void store_prealloc_without_preallocate_warns(struct kunit *test)
 static struct kunit_case maple_prealloc_cases[] = {
 	KUNIT_CASE(store_prealloc_without_preallocate_warns),
 	KUNIT_CASE_PARAM(preallocate_slot_store_requests_no_node,
+			 tree_modes_gen_params),
+	KUNIT_CASE_PARAM(null_at_leaf_edge_beside_entry_stays_in_leaf,
 			 tree_modes_gen_params),
 	KUNIT_CASE_PARAM(store_after_preparing_another_range_takes_its_own_slot,
 			 tree_modes_gen_params),
