@@ -473,28 +473,41 @@ static inline bool mte_is_leaf(const struct maple_enode *enode)
 #define MA_STATE_LEAF_WALKED	0x02
 
 /*
- * mas_preallocate() found a single store (see mt_leaf_single_fits()) and
- * left its slot or pivot in mas->offset: the store needs no analysis.
+ * The kinds of write, from the cheapest; "Writing" in
+ * Documentation/core-api/maple_tree.rst has the table.  mas_wr_kind()
+ * works a write's kind out, mas_wr_store() carries it out, and
+ * mas_preallocate() records it for the store that follows in mas_flags
+ * (MA_STATE_KIND), with its slot in mas->offset.
  */
-#define MA_STATE_SINGLE		0x18
-#define MA_STATE_SINGLE_SLOT	0x08	/* the entry into slot offset */
-#define MA_STATE_SINGLE_LAST	0x10	/* pivot offset moves to mas->last */
-#define MA_STATE_SINGLE_BEFORE	0x18	/* pivot offset moves below index */
+enum mt_store_kind {
+	MT_STORE_NONE,		/* not worked out (nothing recorded) */
+	/* The single stores: one word changes in the leaf, no node. */
+	MT_STORE_SLOT,		/* slot offset gets the entry: its exact range */
+	MT_STORE_MOVE_UP,	/* pivot offset moves up to mas->last */
+	MT_STORE_MOVE_DOWN,	/* pivot offset moves down below mas->index */
+	/* One leaf: no node outside RCU mode, one in it. */
+	MT_STORE_REWRITE,	/* in place, or a copy of the leaf published */
+	/* One node: the tree's last leaf overflows (outside RCU mode). */
+	MT_STORE_SPLIT_LAST,
+	/* What the planning pass counts: splits, merges, spanning stores. */
+	MT_STORE_REBUILD,
+};
+
+#define MA_STATE_KIND_SHIFT	3
+#define MA_STATE_KIND		(7 << MA_STATE_KIND_SHIFT)
 
 /* What mas_preallocate() leaves for the next store (and it ends). */
-#define MA_STATE_PREPARED	(MA_STATE_SINGLE | MA_STATE_LEAF_WALKED)
+#define MA_STATE_PREPARED	(MA_STATE_KIND | MA_STATE_LEAF_WALKED)
 
-/*
- * mas_preallocate() found a one-leaf write that is not a single store.
- * Outside RCU mode the store need not look for one: a rewrite in place
- * does any write inside the leaf, so the mark cannot mislead even if the
- * range stored is not the one prepared.  In RCU mode a rewrite replaces
- * the leaf where a single store keeps it, and a state parked on the leaf
- * may rely on that (see "Maple states across writes" in
- * Documentation/core-api/maple_tree.rst): there the store classifies its
- * own range.
- */
-#define MA_STATE_LEAF_REWRITE	0x20
+static __always_inline enum mt_store_kind mas_kind(const struct ma_state *mas)
+{
+	return (mas->mas_flags & MA_STATE_KIND) >> MA_STATE_KIND_SHIFT;
+}
+
+static __always_inline bool mt_kind_is_single(enum mt_store_kind kind)
+{
+	return kind >= MT_STORE_SLOT && kind <= MT_STORE_MOVE_DOWN;
+}
 
 /*
  * mas_preallocate() was called on this state: debug builds warn when
@@ -2840,10 +2853,10 @@ mt_descend_locked(struct maple_tree *mt, unsigned long index,
  *  - a single store (see mt_leaf_single_kind()): one slot changes, a
  *    single pointer store, or one boundary moves and no entry changes, a
  *    single pivot store (in RCU mode too: see mt_seam_move());
- *  - MT_LEAF_REWRITE: anything else, the leaf's new contents gathered in
+ *  - MT_STORE_REWRITE: anything else, the leaf's new contents gathered in
  *    a struct mt_leaf_wr and written in place outside RCU mode, or a new
  *    leaf published with one rcu_assign_pointer();
- *  - MT_LEAF_SPLIT_LAST: outside RCU mode, in a plain tree or a bulk load,
+ *  - MT_STORE_SPLIT_LAST: outside RCU mode, in a plain tree or a bulk load,
  *    an append that overflows the last leaf: the leaf keeps the first
  *    sixteen slots in place and one new leaf takes the rest, added at the
  *    end of the parent (ascending stores after mas_expected_entries() so
@@ -2853,9 +2866,34 @@ mt_descend_locked(struct maple_tree *mt, unsigned long index,
  * it may have to merge with the neighbour's) is left to the full write
  * path.
  */
-enum mt_leaf_kind {
-	MT_LEAF_REWRITE,
-	MT_LEAF_SPLIT_LAST,
+/*
+ * The boundary between slots @at and @at + 1 of a leaf: all that a moved
+ * boundary looks at.  Slot @at is [@lo, @hi] and holds @cur, slot @at + 1
+ * is [@hi + 1, @next_hi] and holds @next.
+ */
+struct mt_seam {
+	unsigned long lo, hi, next_hi;
+	void *cur, *next;
+};
+
+/*
+ * What mas_wr_kind() finds for carrying a write out, besides its kind:
+ *  - a single store: its slot, @at (for a move, the slot before the
+ *    boundary), and for a move the boundary as it is (@seam);
+ *  - MT_STORE_REWRITE and MT_STORE_SPLIT_LAST: the old slots @at (k)
+ *    to @m the range replaces, slot k's first and slot m's last index,
+ *    the entry at the range's first index, the leaf's last used slot
+ *    and the slots of its new contents.
+ */
+struct mt_wr_plan {
+	unsigned char at, m, end, count;
+	union {
+		struct mt_seam seam;
+		struct {
+			unsigned long first_k, last_m;
+			void *content;
+		};
+	};
 };
 
 struct mt_leaf_wr {
@@ -2864,11 +2902,11 @@ struct mt_leaf_wr {
 	unsigned char end;		/* its last used slot now */
 	unsigned char count;		/* slots of the new contents */
 	unsigned char at;		/* the slot of the entry, once gathered */
-	unsigned char k, m;		/* MT_LEAF_REWRITE: old slots replaced */
-	enum mt_leaf_kind kind;
+	unsigned char k, m;		/* old slots replaced */
+	enum mt_store_kind kind;	/* REWRITE or SPLIT_LAST */
 	/* The stored range; once gathered, with the NULLs it merged. */
 	unsigned long first, last;
-	/* MT_LEAF_REWRITE: slot k's first index, slot m's last. */
+	/* Slot k's first index, slot m's last. */
 	unsigned long first_k, last_m;
 	void *content;			/* what was at the first index */
 	unsigned long gap;		/* largest NULL range of the new leaf */
@@ -2992,16 +3030,6 @@ static unsigned long mt_leaf_wr_gap_of(const struct mt_leaf_wr *lw,
 }
 
 /*
- * The boundary between slots @at and @at + 1 of a leaf: all that a moved
- * boundary looks at.  Slot @at is [@lo, @hi] and holds @cur, slot @at + 1
- * is [@hi + 1, @next_hi] and holds @next.
- */
-struct mt_seam {
-	unsigned long lo, hi, next_hi;
-	void *cur, *next;
-};
-
-/*
  * Read the seam after slot @at of @node, a leaf over [@min, @max]; false
  * if slot @at is the last used one (it ends at @max: unused pivots hold
  * @max too).
@@ -3028,14 +3056,14 @@ static __always_inline bool mt_seam_read(struct maple_tree *mt,
 
 /*
  * Whether the store of @entry over [@index, @last] is the boundary move of
- * kind @flag (MA_STATE_SINGLE_LAST or _BEFORE, see below) at seam @s.
+ * @kind (MT_STORE_MOVE_UP or _DOWN, see below) at seam @s.
  */
 static __always_inline bool mt_seam_move_fits(const struct mt_seam *s,
-					      unsigned char flag,
+					      enum mt_store_kind kind,
 					      unsigned long index,
 					      unsigned long last, void *entry)
 {
-	if (flag == MA_STATE_SINGLE_LAST)
+	if (kind == MT_STORE_MOVE_UP)
 		return entry == s->cur && s->hi < last && last < s->next_hi &&
 		       (index == s->lo || (!entry && index == s->hi + 1));
 	return entry == s->next && s->lo < index && index <= s->hi &&
@@ -3057,8 +3085,9 @@ static noinline bool mt_leaf_beside_used(struct maple_tree *mt,
 
 	if (after ? max == ULONG_MAX : !min)
 		return true;
-	mas.index = mas.last = after ? max + 1 : min - 1;
-	return mas_leaf_walk(&mas) != NULL;
+	mas.index = after ? max + 1 : min - 1;
+	mas.last = mas.index;
+	return mas_leaf_walk(&mas);
 }
 
 /*
@@ -3079,31 +3108,32 @@ static __always_inline bool mt_leaf_null_alone(struct maple_tree *mt,
 		 !mt_leaf_beside_used(mt, min, max, false))
 		return false;
 	/* Slot @at ends at @max only if it is the last used one. */
-	return hi != max ? mt_slot_locked(mt, slots, at + 1) != NULL :
-			   mt_leaf_beside_used(mt, min, max, true);
+	if (hi != max)
+		return mt_slot_locked(mt, slots, at + 1);
+	return mt_leaf_beside_used(mt, min, max, true);
 }
 
 /*
- * The writes that are one store into the leaf as it is, named by the
- * mas_flags value mas_preallocate() records them with, at slot @at:
- *  - MA_STATE_SINGLE_SLOT: the exact range of slot @at gets a new entry;
- *  - MA_STATE_SINGLE_LAST: pivot @at moves up to @last, slot @at's entry
+ * The writes that are one store into the leaf as it is, the single
+ * stores, at slot @at:
+ *  - MT_STORE_SLOT: the exact range of slot @at gets a new entry;
+ *  - MT_STORE_MOVE_UP: pivot @at moves up to @last, slot @at's entry
  *    taking the head of slot @at + 1 (brk() growing; or a NULL over the
  *    head of a slot after a NULL);
- *  - MA_STATE_SINGLE_BEFORE: pivot @at moves down to @index - 1, slot
+ *  - MT_STORE_MOVE_DOWN: pivot @at moves down to @index - 1, slot
  *    @at + 1's entry taking the tail of slot @at (a stack growing down; or
  *    a NULL over the tail of a slot before a NULL, brk() shrinking).
  * Adjacent non-NULL ranges never merge, so only a NULL may join a
  * neighbour it does not cover.  Whether the store of @entry over
- * [@index, @last] into @node (a leaf over [@min, @max]) is the one of kind
- * @flag at @at: the conditions are complete, so that mas_store_prealloc()
+ * [@index, @last] into @node (a leaf over [@min, @max]) is the one of
+ * @kind at @at: the conditions are complete, so that mas_store_prealloc()
  * can check a recorded kind with them and no more.
  */
 static __always_inline bool mt_leaf_single_fits(struct maple_tree *mt,
 						struct maple_node *node,
 						unsigned long min,
 						unsigned long max,
-						unsigned char flag,
+						enum mt_store_kind kind,
 						unsigned char at,
 						unsigned long index,
 						unsigned long last,
@@ -3113,9 +3143,9 @@ static __always_inline bool mt_leaf_single_fits(struct maple_tree *mt,
 	unsigned long hi;
 	struct mt_seam s;
 
-	if (flag != MA_STATE_SINGLE_SLOT)
+	if (kind != MT_STORE_SLOT)
 		return mt_seam_read(mt, node, min, max, at, &s) &&
-		       mt_seam_move_fits(&s, flag, index, last, entry);
+		       mt_seam_move_fits(&s, kind, index, last, entry);
 	hi = ma_pivot_max(pivots, maple_leaf_64, at, max);
 	if (index != ma_pivot_min(pivots, at, min) || last != hi)
 		return false;
@@ -3134,49 +3164,46 @@ static inline bool mt_leaf_root_few(struct maple_node *node,
  * mt_leaf_single_kind() by the complete conditions, one kind after the
  * other: what debug builds check its shortcuts against.
  */
-static unsigned char mt_leaf_single_kind_each(struct maple_tree *mt,
-					      struct maple_node *node,
-					      unsigned long min,
-					      unsigned long max,
-					      unsigned char k,
-					      unsigned long index,
-					      unsigned long last, void *entry,
-					      unsigned char *at)
+static enum mt_store_kind
+mt_leaf_single_kind_each(struct maple_tree *mt, struct maple_node *node,
+			 unsigned long min, unsigned long max, unsigned char k,
+			 unsigned long index, unsigned long last, void *entry,
+			 unsigned char *at)
 {
 	*at = k;
-	if (mt_leaf_single_fits(mt, node, min, max, MA_STATE_SINGLE_SLOT, k,
+	if (mt_leaf_single_fits(mt, node, min, max, MT_STORE_SLOT, k, index,
+				last, entry))
+		return MT_STORE_SLOT;
+	if (mt_leaf_single_fits(mt, node, min, max, MT_STORE_MOVE_UP, k, index,
+				last, entry))
+		return MT_STORE_MOVE_UP;
+	if (mt_leaf_single_fits(mt, node, min, max, MT_STORE_MOVE_DOWN, k,
 				index, last, entry))
-		return MA_STATE_SINGLE_SLOT;
-	if (mt_leaf_single_fits(mt, node, min, max, MA_STATE_SINGLE_LAST, k,
-				index, last, entry))
-		return MA_STATE_SINGLE_LAST;
-	if (mt_leaf_single_fits(mt, node, min, max, MA_STATE_SINGLE_BEFORE, k,
-				index, last, entry))
-		return MA_STATE_SINGLE_BEFORE;
+		return MT_STORE_MOVE_DOWN;
 	/* A NULL over the head of slot k joins the NULL before it. */
 	if (k && !entry &&
-	    mt_leaf_single_fits(mt, node, min, max, MA_STATE_SINGLE_LAST,
-				k - 1, index, last, entry)) {
+	    mt_leaf_single_fits(mt, node, min, max, MT_STORE_MOVE_UP, k - 1,
+				index, last, entry)) {
 		*at = k - 1;
-		return MA_STATE_SINGLE_LAST;
+		return MT_STORE_MOVE_UP;
 	}
-	return 0;
+	return MT_STORE_NONE;
 }
 
 /*
  * The single store of @entry over [@index, @last] into @node, whose slot
- * @k holds @index: its kind (0 if it is none) and its slot in @at.  None
- * in a root leaf of few ranges.
+ * @k holds @index: its kind (MT_STORE_NONE if it is none) and its slot in
+ * @at.  None in a root leaf of few ranges.
  *
  * Where the range starts and ends against slot @k [lo, hi] leaves one
  * kind to check: from lo, the exact slot (SLOT), the slot and the head of
- * the next (LAST at @k) or, for a NULL after a NULL, the head of the slot
- * (LAST at @k - 1); from inside the slot, its tail, with the next slot
- * for the next slot's entry (BEFORE).  The conditions are those of
+ * the next (MOVE_UP at @k) or, for a NULL after a NULL, the head of the
+ * slot (MOVE_UP at @k - 1); from inside the slot, its tail, with the next
+ * slot for the next slot's entry (MOVE_DOWN).  The conditions are those of
  * mt_leaf_single_fits() with what the position rules out left out.  A
  * boundary move's seam goes to @s, as mt_seam_read() would read it.
  */
-static __always_inline unsigned char
+static __always_inline enum mt_store_kind
 mt_leaf_single_kind(struct maple_tree *mt, struct maple_node *node,
 		    unsigned long min, unsigned long max, unsigned char k,
 		    unsigned long index, unsigned long last, void *entry,
@@ -3185,10 +3212,10 @@ mt_leaf_single_kind(struct maple_tree *mt, struct maple_node *node,
 	unsigned long *pivots = node->mr64.pivot;
 	void __rcu **slots = node->mr64.slot;
 	unsigned long lo, hi, next_hi;
-	unsigned char flag = 0;
+	enum mt_store_kind kind = MT_STORE_NONE;
 
 	if (mt_leaf_root_few(node, max))
-		return 0;
+		return MT_STORE_NONE;
 	*at = k;
 	lo = ma_pivot_min(pivots, k, min);
 	hi = ma_pivot_max(pivots, maple_leaf_64, k, max);
@@ -3196,10 +3223,10 @@ mt_leaf_single_kind(struct maple_tree *mt, struct maple_node *node,
 		if (last == hi) {
 			if (entry ||
 			    mt_leaf_null_alone(mt, node, min, max, k, hi))
-				flag = MA_STATE_SINGLE_SLOT;
+				kind = MT_STORE_SLOT;
 		} else if (last < hi) {
 			if (k && !entry && !mt_slot_locked(mt, slots, k - 1)) {
-				flag = MA_STATE_SINGLE_LAST;
+				kind = MT_STORE_MOVE_UP;
 				*at = k - 1;
 				/* The seam after slot k - 1: slot k is next. */
 				s->lo = ma_pivot_min(pivots, k - 1, min);
@@ -3213,7 +3240,7 @@ mt_leaf_single_kind(struct maple_tree *mt, struct maple_node *node,
 			next_hi = k < MAPLE_RANGE64_SLOTS - 2 ? pivots[k + 1] :
 								max;
 			if (last < next_hi) {
-				flag = MA_STATE_SINGLE_LAST;
+				kind = MT_STORE_MOVE_UP;
 				s->lo = lo;
 				s->hi = hi;
 				s->next_hi = next_hi;
@@ -3224,7 +3251,7 @@ mt_leaf_single_kind(struct maple_tree *mt, struct maple_node *node,
 	} else if (hi != max && entry == mt_slot_locked(mt, slots, k + 1)) {
 		next_hi = k < MAPLE_RANGE64_SLOTS - 2 ? pivots[k + 1] : max;
 		if (last == next_hi || (!entry && last == hi)) {
-			flag = MA_STATE_SINGLE_BEFORE;
+			kind = MT_STORE_MOVE_DOWN;
 			s->lo = lo;
 			s->hi = hi;
 			s->next_hi = next_hi;
@@ -3233,21 +3260,21 @@ mt_leaf_single_kind(struct maple_tree *mt, struct maple_node *node,
 		}
 	}
 	if (IS_ENABLED(CONFIG_DEBUG_MAPLE_TREE)) {
-		unsigned char each_at, each;
-
+		enum mt_store_kind each;
+		unsigned char each_at;
 		struct mt_seam read;
 
 		each = mt_leaf_single_kind_each(mt, node, min, max, k, index,
 						last, entry, &each_at);
-		WARN_ON(each != flag || (flag && each_at != *at));
+		WARN_ON(each != kind || (kind && each_at != *at));
 		/* The seam handed over is the one the move will change. */
-		if (flag && flag != MA_STATE_SINGLE_SLOT)
+		if (kind == MT_STORE_MOVE_UP || kind == MT_STORE_MOVE_DOWN)
 			WARN_ON(!mt_seam_read(mt, node, min, max, *at, &read) ||
 				read.lo != s->lo || read.hi != s->hi ||
 				read.next_hi != s->next_hi ||
 				read.cur != s->cur || read.next != s->next);
 	}
-	return flag;
+	return kind;
 }
 
 /*
@@ -3304,22 +3331,22 @@ mt_leaf_rewrite_gap(struct maple_tree *mt, struct mt_leaf_wr *lw,
 }
 
 /*
- * The last leaf of the tree may hold fewer than half its slots, as long as
- * it and its left sibling would not fit one node (the full write path
- * folds them together then).
+ * The last leaf of the tree, @node, may hold fewer than half its slots
+ * (@count), as long as it and its left sibling would not fit one node (the
+ * full write path folds them together then).
  */
-static bool mt_leaf_may_shrink(struct maple_tree *mt,
-			       const struct mt_leaf_wr *lw)
+static bool mt_leaf_may_shrink(struct maple_tree *mt, struct maple_node *node,
+			       unsigned long max, unsigned char count)
 {
 	struct maple_node *parent, *sibling;
 	unsigned char offset;
 	unsigned long *pivots;
 	void *enode;
 
-	if (lw->max != ULONG_MAX)
+	if (max != ULONG_MAX)
 		return false;
-	parent = ma_parent(lw->node);
-	offset = ma_parent_slot(lw->node);
+	parent = ma_parent(node);
+	offset = ma_parent_slot(node);
 	if (!offset)
 		return false;
 	pivots = ma_pivots(parent, mt_internal_type(mt));
@@ -3327,28 +3354,29 @@ static bool mt_leaf_may_shrink(struct maple_tree *mt,
 			       offset - 1);
 	sibling = mte_to_node(enode);
 	return ma_data_end(sibling, maple_leaf_64, pivots[offset - 1]) + 1 +
-		lw->count > MAPLE_RANGE64_SLOTS;
+		count > MAPLE_RANGE64_SLOTS;
 }
 
 /*
- * Outside RCU mode the last leaf of the tree may overflow into a new leaf
- * of its own when the parent has a free slot after it: the common case of
- * ascending stores.  Anything else that overflows goes the full way.
+ * Outside RCU mode the last leaf of the tree, @node, may overflow into a
+ * new leaf of its own when the parent has a free slot after it: the common
+ * case of ascending stores.  Anything else that overflows goes the full
+ * way.
  */
 static bool mt_leaf_may_split_last(struct ma_state *mas,
-				   const struct mt_leaf_wr *lw)
+				   struct maple_node *node, unsigned long max)
 {
 	struct maple_tree *mt = mas->tree;
 	enum maple_type ptype = mt_internal_type(mt);
 	struct maple_node *parent;
 	unsigned char end;
 
-	if (mt_in_rcu(mt) || lw->max != ULONG_MAX || ma_is_root(lw->node))
+	if (mt_in_rcu(mt) || max != ULONG_MAX || ma_is_root(node))
 		return false;
 	/* Allocation trees fill their last leaves as 6.1 does, but in bulk. */
 	if (mt_is_alloc(mt) && !(mas->mas_flags & MA_STATE_BULK))
 		return false;
-	parent = ma_parent(lw->node);
+	parent = ma_parent(node);
 	if (ptype == maple_arange_64)
 		end = parent->ma64.meta.end;
 	else
@@ -3357,63 +3385,49 @@ static bool mt_leaf_may_split_last(struct ma_state *mas,
 }
 
 /*
- * Work out the store of @entry over [mas->index, mas->last], which is no
- * single store, as a rewrite of the leaf mas stands on: whether it is one
- * and its kind, and what mt_leaf_gather() needs to build the new contents
- * (into the node that takes them).  Returns false if it is not one;
- * nothing was changed.
+ * The kind of the store of @entry over [mas->index, mas->last], which is
+ * no single store, in the leaf mas stands on: MT_STORE_REWRITE or
+ * MT_STORE_SPLIT_LAST with what mt_leaf_gather() needs to build the new
+ * contents in @p, or MT_STORE_REBUILD if the leaf cannot take it alone.
+ * Out of line: the single stores, far more common, do not carry it.
  */
-static __always_inline bool mt_leaf_prepare(struct ma_state *mas,
-					    void *entry, struct mt_leaf_wr *lw)
+static noinline enum mt_store_kind mt_leaf_plan(struct ma_state *mas,
+						void *entry,
+						struct mt_wr_plan *p)
 {
 	struct maple_tree *mt = mas->tree;
 	unsigned long index = mas->index, last = mas->last;
+	unsigned long min = mas->min, max = mas->max;
 	struct maple_node *node;
 	unsigned long *pivots, first_k, last_m;
 	void __rcu **slots;
 	unsigned char k, m, end, n;
 
-	node = mte_to_node(mas->node);
-	lw->min = mas->min;
-	lw->max = mas->max;
-	if (last > lw->max)
-		return false;
+	if (last > max)
+		return MT_STORE_REBUILD;
 	k = mas->offset;
-	lw->node = node;
-	lw->entry = entry;
+	node = mte_to_node(mas->node);
 	pivots = node->mr64.pivot;
 	slots = node->mr64.slot;
-	end = ma_data_end(node, maple_leaf_64, lw->max);
-	lw->end = end;
+	end = ma_data_end(node, maple_leaf_64, max);
 
 	/*
 	 * The new contents: slots 0..k-1, the head of slot k, the entry, the
 	 * tail of slot m, slots m+1..end; a NULL entry absorbs NULLs beside
 	 * it (old NULLs are never adjacent).
 	 */
-	first_k = ma_pivot_min(pivots, k, lw->min);
-	last_m = ma_pivot_max(pivots, maple_leaf_64, k, lw->max);
-	/*
-	 * A walk mas_preallocate() left found slot k: the range may have
-	 * moved since.  (The single-store checks above are complete, so a
-	 * stale k only made them fail.)
-	 */
-	if (unlikely(index < first_k || index > last_m)) {
-		k = ma_offset(pivots, maple_leaf_64, index);
-		mas->offset = k;
-		first_k = ma_pivot_min(pivots, k, lw->min);
-		last_m = ma_pivot_max(pivots, maple_leaf_64, k, lw->max);
-	}
-	lw->content = mt_slot_locked(mt, slots, k);
+	first_k = ma_pivot_min(pivots, k, min);
+	last_m = ma_pivot_max(pivots, maple_leaf_64, k, max);
+	p->content = mt_slot_locked(mt, slots, k);
 	/* Mostly the range ends in the slot it starts in: no search then. */
 	m = k;
 	if (last > last_m) {
 		m = ma_offset(pivots, maple_leaf_64, last);
-		last_m = ma_pivot_max(pivots, maple_leaf_64, m, lw->max);
+		last_m = ma_pivot_max(pivots, maple_leaf_64, m, max);
 	}
 	n = k + (index > first_k) + 1 + (last < last_m) + (end - m);
 	if (!entry) {
-		if (index > first_k ? !lw->content :
+		if (index > first_k ? !p->content :
 		    k && !mt_slot_locked(mt, slots, k - 1))
 			n--;
 		if (last < last_m ? !mt_slot_locked(mt, slots, m) :
@@ -3424,37 +3438,57 @@ static __always_inline bool mt_leaf_prepare(struct ma_state *mas,
 		 * beside the leaf.
 		 */
 		if (!k && index == first_k && mt_slot_locked(mt, slots, 0) &&
-		    !mt_leaf_beside_used(mt, lw->min, lw->max, false))
-			return false;
+		    !mt_leaf_beside_used(mt, min, max, false))
+			return MT_STORE_REBUILD;
 		if (m == end && last == last_m &&
 		    mt_slot_locked(mt, slots, end) &&
-		    !mt_leaf_beside_used(mt, lw->min, lw->max, true))
-			return false;
+		    !mt_leaf_beside_used(mt, min, max, true))
+			return MT_STORE_REBUILD;
 	}
-	lw->count = n;
-	if (n > MAPLE_RANGE64_SLOTS && !mt_leaf_may_split_last(mas, lw))
-		return false;
+	if (n > MAPLE_RANGE64_SLOTS && !mt_leaf_may_split_last(mas, node, max))
+		return MT_STORE_REBUILD;
 	/*
 	 * A root leaf of one or two ranges may have to give way to no node;
 	 * a leaf that falls under half full may have to merge.
 	 */
 	if (ma_is_root(node) ? n < 3 :
 	    n <= end && n < mt_min_slots[maple_leaf_64] &&
-	    !mt_leaf_may_shrink(mt, lw))
-		return false;
-	lw->kind = n > MAPLE_RANGE64_SLOTS ? MT_LEAF_SPLIT_LAST :
-					     MT_LEAF_REWRITE;
-	lw->k = k;
-	lw->m = m;
-	lw->first_k = first_k;
-	lw->last_m = last_m;
-	lw->first = index;
-	lw->last = last;
-	return true;
+	    !mt_leaf_may_shrink(mt, node, max, n))
+		return MT_STORE_REBUILD;
+	p->at = k;
+	p->m = m;
+	p->end = end;
+	p->count = n;
+	p->first_k = first_k;
+	p->last_m = last_m;
+	return n > MAPLE_RANGE64_SLOTS ? MT_STORE_SPLIT_LAST : MT_STORE_REWRITE;
+}
+
+/* The one-leaf write of @kind found by mt_leaf_plan() into @lw. */
+static __always_inline void mt_leaf_wr_init(struct mt_leaf_wr *lw,
+					    const struct ma_state *mas,
+					    void *entry,
+					    enum mt_store_kind kind,
+					    const struct mt_wr_plan *p)
+{
+	lw->node = mte_to_node(mas->node);
+	lw->min = mas->min;
+	lw->max = mas->max;
+	lw->end = p->end;
+	lw->count = p->count;
+	lw->kind = kind;
+	lw->k = p->at;
+	lw->m = p->m;
+	lw->first = mas->index;
+	lw->last = mas->last;
+	lw->first_k = p->first_k;
+	lw->last_m = p->last_m;
+	lw->content = p->content;
+	lw->entry = entry;
 }
 
 /*
- * Gather the new contents of a MT_LEAF_REWRITE or MT_LEAF_SPLIT_LAST into
+ * Gather the new contents of a MT_STORE_REWRITE or _SPLIT_LAST into
  * @pv and @sl (see mt_out_set_pivot()), which already hold the leaf's
  * slots 0..k-1 and, @to_node, all its old slots: those that are no longer
  * used are cleared.  Sets the slot of the entry and the stored range.
@@ -3513,7 +3547,7 @@ static __always_inline void mt_leaf_copy_all(unsigned long *pv, void **sl,
 }
 
 /*
- * The new contents of a MT_LEAF_REWRITE, built in @new (a copy of the leaf
+ * The new contents of a MT_STORE_REWRITE, built in @new (a copy of the leaf
  * under RCU, nobody reads it yet) from the old leaf as it is; in an
  * allocation tree, with the gap.
  */
@@ -3538,8 +3572,9 @@ static void mt_leaf_build(struct maple_tree *mt, struct mt_leaf_wr *lw,
 }
 
 /*
- * A node of a one-leaf write: needed only to replace the leaf under RCU.
- * A moved boundary is one pivot store, in RCU mode too: no entry changes,
+ * The node a write of @kind inside one leaf takes: one for the new leaf of
+ * a split, and one to replace the leaf of a rewrite under RCU.  A single
+ * store takes none.  A moved boundary is one pivot store, in RCU mode too: no entry changes,
  * the pivots keep their order, and a reader reads each pivot once, so it
  * sees a slot's range with either value of the moved boundary.  A reader
  * that searched the pivots before the move and reads the slot's bounds
@@ -3547,13 +3582,10 @@ static void mt_leaf_build(struct maple_tree *mt, struct mt_leaf_wr *lw,
  * again then.
  */
 static inline bool mt_leaf_needs_node(struct maple_tree *mt,
-				      struct mt_leaf_wr *lw)
+				      enum mt_store_kind kind)
 {
-	if (lw->kind == MT_LEAF_SPLIT_LAST)
-		return true;
-	if (!mt_wr_in_rcu(mt))
-		return false;
-	return lw->kind == MT_LEAF_REWRITE;
+	return kind == MT_STORE_SPLIT_LAST ||
+	       (kind == MT_STORE_REWRITE && mt_wr_in_rcu(mt));
 }
 
 /* Write the new contents into @node, a new node or the leaf itself. */
@@ -3578,7 +3610,7 @@ static void mt_leaf_fill(struct maple_node *node, const struct mt_leaf_wr *lw)
 }
 
 /*
- * MT_LEAF_SPLIT_LAST: the leaf keeps the first slots in place, @new takes
+ * MT_STORE_SPLIT_LAST: the leaf keeps the first slots in place, @new takes
  * the rest and goes into the parent's next slot; no reader runs beside us.
  */
 static void mt_leaf_split_last(struct maple_tree *mt, struct mt_leaf_wr *lw,
@@ -3720,7 +3752,7 @@ static __always_inline void mt_seam_move(struct maple_tree *mt,
  * joined), pauses the state and returns what was at mas->index.
  */
 
-/* MA_STATE_SINGLE_SLOT: @entry into slot @at, a single pointer store. */
+/* MT_STORE_SLOT: @entry into slot @at, a single pointer store. */
 static __always_inline void *mas_wr_slot_store(struct ma_state *mas,
 					       unsigned char at, void *entry)
 {
@@ -3742,11 +3774,10 @@ static __always_inline void *mas_wr_slot_store(struct ma_state *mas,
 }
 
 /*
- * MA_STATE_SINGLE_LAST or _BEFORE at seam @s (after slot @at): one pivot
- * store.
+ * MT_STORE_MOVE_UP or _DOWN at seam @s (after slot @at): one pivot store.
  */
 static __always_inline void *mas_wr_move_store(struct ma_state *mas,
-					       unsigned char flag,
+					       enum mt_store_kind kind,
 					       unsigned char at,
 					       const struct mt_seam *s)
 {
@@ -3754,7 +3785,7 @@ static __always_inline void *mas_wr_move_store(struct ma_state *mas,
 	unsigned long index = mas->index, piv;
 	void *content;
 
-	if (flag == MA_STATE_SINGLE_LAST) {
+	if (kind == MT_STORE_MOVE_UP) {
 		/* A NULL over the head of slot @at + 1 joins slot @at. */
 		content = index == s->lo ? s->cur : s->next;
 		piv = mas->last;
@@ -3777,25 +3808,22 @@ static void mt_leaf_commit(struct maple_tree *mt, struct mt_leaf_wr *lw,
 	bool alloc = mt_wr_is_alloc(mt);
 	struct maple_enode *enode;
 
-	switch (lw->kind) {
-	case MT_LEAF_SPLIT_LAST:
+	if (lw->kind == MT_STORE_SPLIT_LAST) {
 		mt_leaf_copy_all(lw->pivot, lw->slot, node);
 		mt_leaf_gather(mt, lw, lw->pivot, lw->slot, false, false);
 		mt_leaf_split_last(mt, lw, new);
 		return;
-	case MT_LEAF_REWRITE:
-		/* The gap is worked out from the leaf before the store. */
-		if (!new) {
-			/* Nobody reads beside us: rewrite the leaf in place. */
-			mt_leaf_copy_all(lw->pivot, lw->slot, node);
-			mt_leaf_gather(mt, lw, lw->pivot, lw->slot, false,
-				       false);
-			if (alloc)
-				lw->gap = mt_leaf_rewrite_gap(mt, lw, lw->pivot,
-							      lw->slot, false);
-			mt_leaf_fill(node, lw);
-			break;
-		}
+	}
+	/* A rewrite: the gap is worked out from the leaf before the store. */
+	if (!new) {
+		/* Nobody reads beside us: rewrite the leaf in place. */
+		mt_leaf_copy_all(lw->pivot, lw->slot, node);
+		mt_leaf_gather(mt, lw, lw->pivot, lw->slot, false, false);
+		if (alloc)
+			lw->gap = mt_leaf_rewrite_gap(mt, lw, lw->pivot,
+						      lw->slot, false);
+		mt_leaf_fill(node, lw);
+	} else {
 		mt_leaf_build(mt, lw, new);
 		new->parent = node->parent;
 		enode = mt_mk_node(new, maple_leaf_64);
@@ -3809,7 +3837,6 @@ static void mt_leaf_commit(struct maple_tree *mt, struct mt_leaf_wr *lw,
 		}
 		mt_retire_node(mt, node);
 		node = new;
-		break;
 	}
 	if (alloc)
 		mt_gap_push_up(node, lw->gap);
@@ -3825,7 +3852,7 @@ static __always_inline bool mas_wr_single_prepared(struct ma_state *mas,
 						   void *entry,
 						   void **content)
 {
-	unsigned char flag = mas->mas_flags & MA_STATE_SINGLE;
+	enum mt_store_kind kind = mas_kind(mas);
 	unsigned long index = mas->index, last = mas->last;
 	unsigned long min = mas->min, max = mas->max;
 	struct maple_tree *mt = mas->tree;
@@ -3846,16 +3873,16 @@ static __always_inline bool mas_wr_single_prepared(struct ma_state *mas,
 	/* A record serves the next store only, whichever way it goes. */
 	mas->mas_flags &= ~MA_STATE_PREPARED;
 	node = mte_to_node(mas->node);
-	if (flag == MA_STATE_SINGLE_SLOT) {
-		if (!mt_leaf_single_fits(mt, node, min, max, flag, at, index,
+	if (kind == MT_STORE_SLOT) {
+		if (!mt_leaf_single_fits(mt, node, min, max, kind, at, index,
 					 last, entry))
 			return false;
 		*content = mas_wr_slot_store(mas, at, entry);
 	} else {
 		if (!mt_seam_read(mt, node, min, max, at, &s) ||
-		    !mt_seam_move_fits(&s, flag, index, last, entry))
+		    !mt_seam_move_fits(&s, kind, index, last, entry))
 			return false;
-		*content = mas_wr_move_store(mas, flag, at, &s);
+		*content = mas_wr_move_store(mas, kind, at, &s);
 	}
 	return true;
 }
@@ -3868,22 +3895,58 @@ static noinline bool mas_wr_prepared(struct ma_state *mas, void *entry,
 }
 
 /*
- * The write of @entry over [mas->index, mas->last] as a rewrite of the leaf
- * mas stands on, with a node from the state's pool or allocated without
- * sleeping.  False if the write is not one, or no node could be had: the
- * rebuild then takes over.  Out of line: a single store, far more common,
+ * The one classification of a write: the kind of the store of @entry over
+ * [mas->index, mas->last] (see enum mt_store_kind), worked out from the
+ * leaf that holds mas->index, which the state is left on; what carrying
+ * it out needs goes to @p.  MT_STORE_REBUILD if the tree has no node.
+ *
+ * A rewrite mas_preallocate() recorded outside RCU mode goes straight to
+ * the leaf's plan: a rewrite in place does any write inside the leaf, so
+ * the record cannot mislead even if the range is not the one prepared.
+ * In RCU mode a rewrite replaces the leaf where a single store keeps it,
+ * and a state parked on the leaf may rely on that (see "Maple states
+ * across writes" in Documentation/core-api/maple_tree.rst): the store
+ * classifies its own range there.
+ */
+static __always_inline enum mt_store_kind
+mas_wr_kind(struct ma_state *mas, void *entry, struct mt_wr_plan *p)
+{
+	enum mt_store_kind recorded = mas_kind(mas), kind;
+	unsigned char at;
+
+	mas->mas_flags &= ~MA_STATE_KIND;
+	if (!mas_wr_to_leaf(mas))
+		return MT_STORE_REBUILD;
+	if ((recorded != MT_STORE_REWRITE && recorded != MT_STORE_SPLIT_LAST) ||
+	    mt_wr_in_rcu(mas->tree)) {
+		kind = mt_leaf_single_kind(mas->tree, mte_to_node(mas->node),
+					   mas->min, mas->max, mas->offset,
+					   mas->index, mas->last, entry, &at,
+					   &p->seam);
+		if (kind != MT_STORE_NONE) {
+			p->at = at;
+			return kind;
+		}
+	}
+	return mt_leaf_plan(mas, entry, p);
+}
+
+/*
+ * Carry out a write of @kind MT_STORE_REWRITE or _SPLIT_LAST, planned in
+ * @p, with a node from the state's pool or allocated without sleeping if
+ * it takes one.  False if no node could be had: the rebuild then takes
+ * over (and reports it).  Out of line: a single store, far more common,
  * does not pay for struct mt_leaf_wr's frame.
  */
-static noinline bool mas_wr_rewrite(struct ma_state *mas, void *entry,
-				    void **content)
+static noinline bool mas_wr_leaf(struct ma_state *mas, void *entry,
+				 enum mt_store_kind kind,
+				 const struct mt_wr_plan *p, void **content)
 {
 	struct maple_tree *mt = mas->tree;
 	struct maple_node *new = NULL;
 	struct mt_leaf_wr lw;
 
-	if (!mt_leaf_prepare(mas, entry, &lw))
-		return false;
-	if (mt_leaf_needs_node(mt, &lw)) {
+	if (mt_leaf_needs_node(mt, kind)) {
 		if (mas_allocated(mas))
 			new = mas_pop_node(mas);
 		else
@@ -3891,32 +3954,13 @@ static noinline bool mas_wr_rewrite(struct ma_state *mas, void *entry,
 		if (!new)
 			return false;
 	}
+	mt_leaf_wr_init(&lw, mas, entry, kind, p);
 	mt_leaf_commit(mt, &lw, new);
 	mas->index = lw.first;
 	mas->last = lw.last;
 	mas->node = MAS_PAUSE;
 	*content = lw.content;
 	return true;
-}
-
-/*
- * The store of @entry over [mas->index, mas->last] as a single store into
- * the leaf mas stands on, if it is one (see mt_leaf_single_kind()).
- */
-static __always_inline bool mas_wr_single(struct ma_state *mas, void *entry,
-					  void **content)
-{
-	struct mt_seam s = { };	/* set by a move's classification */
-	unsigned char flag, at = mas->offset;
-
-	flag = mt_leaf_single_kind(mas->tree, mte_to_node(mas->node),
-				   mas->min, mas->max, at, mas->index,
-				   mas->last, entry, &at, &s);
-	if (flag == MA_STATE_SINGLE_SLOT)
-		*content = mas_wr_slot_store(mas, at, entry);
-	else if (flag)
-		*content = mas_wr_move_store(mas, flag, at, &s);
-	return flag;
 }
 
 /* The writes no leaf can take alone: plan, allocate, rebuild. */
@@ -3944,35 +3988,41 @@ static noinline void *mas_wr_store_slow(struct ma_state *mas, void *entry)
 
 /*
  * Store @entry over [mas->index, mas->last] with the nodes in the state's
- * pool, allocating what is missing without sleeping.  On failure mas->node
- * holds the error and the tree is unchanged.
+ * pool, allocating what is missing without sleeping: the write's kind
+ * (mas_wr_kind(), or the single store mas_preallocate() recorded), then
+ * that kind carried out.  On failure mas->node holds the error and the
+ * tree is unchanged.
  *
  * Return: the entry that was at mas->index.
  */
 static __always_inline void *mas_wr_store(struct ma_state *mas, void *entry)
 {
+	struct mt_wr_plan plan;
+	enum mt_store_kind kind;
 	void *content;
 
 	if (unlikely(mas->index > mas->last)) {
 		mas_set_err(mas, -EINVAL);
 		return NULL;
 	}
-	if ((mas->mas_flags & MA_STATE_SINGLE) &&
+	if (mt_kind_is_single(mas_kind(mas)) &&
 	    mas_wr_prepared(mas, entry, &content))
 		return content;
-	if (!mas_wr_to_leaf(mas))
-		return mas_wr_store_slow(mas, entry);
-	/*
-	 * Outside RCU mode, a write mas_preallocate() found no single store
-	 * is a rewrite in place whatever the range: no need to look again.
-	 */
-	if ((mas->mas_flags & MA_STATE_LEAF_REWRITE) &&
-	    !mt_wr_in_rcu(mas->tree))
-		mas->mas_flags &= ~MA_STATE_LEAF_REWRITE;
-	else if (mas_wr_single(mas, entry, &content))
-		return content;
-	if (mas_wr_rewrite(mas, entry, &content))
-		return content;
+	kind = mas_wr_kind(mas, entry, &plan);
+	switch (kind) {
+	case MT_STORE_SLOT:
+		return mas_wr_slot_store(mas, plan.at, entry);
+	case MT_STORE_MOVE_UP:
+	case MT_STORE_MOVE_DOWN:
+		return mas_wr_move_store(mas, kind, plan.at, &plan.seam);
+	case MT_STORE_REWRITE:
+	case MT_STORE_SPLIT_LAST:
+		if (mas_wr_leaf(mas, entry, kind, &plan, &content))
+			return content;
+		break;
+	default:
+		break;
+	}
 	return mas_wr_store_slow(mas, entry);
 }
 
@@ -4031,32 +4081,6 @@ static noinline unsigned long mas_plan_nodes(struct ma_state *mas, void *entry)
 	return wr.nodes;
 }
 
-/*
- * The rest of mas_preallocate() for a write that is no single store: a
- * one-leaf write if @leaf (the leaf was found), else what the planning
- * pass counts.
- */
-static noinline int mas_preallocate_nodes(struct ma_state *mas, void *entry,
-					  gfp_t gfp, bool leaf)
-{
-	struct mt_leaf_wr lw;
-	unsigned long nodes;
-
-	if (leaf && mt_leaf_prepare(mas, entry, &lw)) {
-		mas->mas_flags |= MA_STATE_LEAF_REWRITE;
-		nodes = mt_leaf_needs_node(mas->tree, &lw);
-	} else {
-		mas->mas_flags &= ~MA_STATE_LEAF_WALKED;
-		mas->node = MAS_START;
-		nodes = mas_plan_nodes(mas, entry);
-	}
-	if ((nodes || mas->alloc) && mas_alloc_nodes(mas, nodes, gfp)) {
-		mas_destroy(mas);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
 /**
  * mas_preallocate() - Allocate the nodes the store of @entry will need.
  * @mas: Maple Tree operation state, set to the range to store.
@@ -4091,34 +4115,36 @@ static noinline int mas_preallocate_nodes(struct ma_state *mas, void *entry,
  */
 int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
 {
-	unsigned char flags, flag, at;
-	struct maple_node *node;
-	struct mt_seam seam;
+	struct mt_wr_plan plan;
+	enum mt_store_kind kind;
+	unsigned long nodes;
 
 	if (unlikely(mas->index > mas->last))
 		return -EINVAL;
 	/* Nothing recorded by an earlier call applies (but the walk). */
-	flags = (mas->mas_flags & ~(MA_STATE_PREPARED | MA_STATE_LEAF_REWRITE)) |
-		MA_STATE_PREALLOC;
-	if (!mas_wr_to_leaf(mas)) {
-		mas->mas_flags = flags;
-		return mas_preallocate_nodes(mas, entry, gfp, false);
+	mas->mas_flags = (mas->mas_flags & ~MA_STATE_KIND) | MA_STATE_PREALLOC;
+	kind = mas_wr_kind(mas, entry, &plan);
+	if (kind == MT_STORE_REBUILD) {
+		mas->mas_flags &= ~MA_STATE_LEAF_WALKED;
+		mas->node = MAS_START;
+		nodes = mas_plan_nodes(mas, entry);
+	} else {
+		/* The leaf, the kind and its slot, for the store. */
+		mas->mas_flags |= MA_STATE_LEAF_WALKED |
+				  kind << MA_STATE_KIND_SHIFT;
+		mas->offset = plan.at;
+		nodes = mt_leaf_needs_node(mas->tree, kind);
 	}
-	flags |= MA_STATE_LEAF_WALKED;
-	node = mte_to_node(mas->node);
-	at = mas->offset;
-	flag = mt_leaf_single_kind(mas->tree, node, mas->min, mas->max, at,
-				   mas->index, mas->last, entry, &at, &seam);
-	if (!flag) {
-		mas->mas_flags = flags;
-		return mas_preallocate_nodes(mas, entry, gfp, true);
+	if (mt_kind_is_single(kind)) {
+		/* Nodes left from before stay; a failed request is forgotten. */
+		if (unlikely(mas->alloc))
+			mas_alloc_nodes(mas, 0, gfp);
+		return 0;
 	}
-	flags |= flag;
-	mas->offset = at;
-	mas->mas_flags = flags;
-	/* Nodes left from before stay; a failed request is forgotten. */
-	if (unlikely(mas->alloc))
-		mas_alloc_nodes(mas, 0, gfp);
+	if ((nodes || mas->alloc) && mas_alloc_nodes(mas, nodes, gfp)) {
+		mas_destroy(mas);
+		return -ENOMEM;
+	}
 	return 0;
 }
 EXPORT_SYMBOL_GPL(mas_preallocate);
@@ -4138,7 +4164,7 @@ void mas_store_prealloc(struct ma_state *mas, void *entry)
 		WARN_ON_ONCE(!(mas->mas_flags & MA_STATE_PREALLOC));
 
 	/* A single store takes no node: nothing to free after. */
-	if ((mas->mas_flags & MA_STATE_SINGLE) && !mas->alloc &&
+	if (mt_kind_is_single(mas_kind(mas)) && !mas->alloc &&
 	    mas_wr_single_prepared(mas, entry, &content)) {
 		mas->mas_flags &= MA_STATE_PREALLOC;
 		return;
