@@ -39,6 +39,12 @@
  * the nodes it will need and one that draws exactly those nodes from the
  * ma_state's pool.  The second pass cannot fail, which is what
  * mas_preallocate() + mas_store_prealloc() promise.
+ *
+ * The sections, in order: node encoding; state flags; node allocation;
+ * walking; iteration; reading API; gap search; gap maintenance;
+ * rebuilding writes; writes inside one leaf, write classification, store
+ * kinds carried out, write API; destruction; duplication; validation and
+ * dump.
  */
 
 #include <linux/maple_tree.h>
@@ -1182,21 +1188,12 @@ static inline void mas_resume(struct ma_state *mas)
 		mas->node = MAS_START;
 }
 
-/**
- * mas_walk() - Look up the range that holds mas->index.
- * @mas: Maple Tree operation state.
+/* ------------------------------------------------------------------------
+ * Iteration
  *
- * Sets mas->index and mas->last to the bounds of the range found, which
- * for a NULL entry is the whole empty range around the index.  The caller
- * holds rcu_read_lock() or the tree lock.
- *
- * Return: the entry at mas->index, or NULL.
+ * The steps of mas_find(), mas_next(), mas_prev() and their kin: inside a
+ * live leaf without leaving it, out of it through the parents.
  */
-void *mas_walk(struct ma_state *mas)
-{
-	return mas_leaf_walk(mas);
-}
-EXPORT_SYMBOL_GPL(mas_walk);
 
 /* What an iteration's run through one leaf ended with. */
 enum mas_leaf_run {
@@ -1482,6 +1479,29 @@ static noinline void *mas_find_common(struct ma_state *mas,
 	}
 	return entry;
 }
+
+/* ------------------------------------------------------------------------
+ * Reading API
+ *
+ * Under rcu_read_lock() or the tree lock; see "RCU readers" in
+ * Documentation/core-api/maple_tree.rst for what a reader may see.
+ */
+
+/**
+ * mas_walk() - Look up the range that holds mas->index.
+ * @mas: Maple Tree operation state.
+ *
+ * Sets mas->index and mas->last to the bounds of the range found, which
+ * for a NULL entry is the whole empty range around the index.  The caller
+ * holds rcu_read_lock() or the tree lock.
+ *
+ * Return: the entry at mas->index, or NULL.
+ */
+void *mas_walk(struct ma_state *mas)
+{
+	return mas_leaf_walk(mas);
+}
+EXPORT_SYMBOL_GPL(mas_walk);
 
 /**
  * mas_find() - Find the next non-NULL entry at or before @max.
@@ -1864,6 +1884,282 @@ void *mt_prev(struct maple_tree *mt, unsigned long index, unsigned long min)
 	return entry;
 }
 EXPORT_SYMBOL_GPL(mt_prev);
+
+/* ------------------------------------------------------------------------
+ * Gap search
+ *
+ * In allocation trees every internal slot carries the size of the largest
+ * NULL range below it, so the search skips subtrees that cannot fit.  Other
+ * trees are searched without that help.
+ */
+
+struct mt_gap_search {
+	struct maple_tree *mt;
+	unsigned long min;
+	unsigned long max;
+	unsigned long size;
+	bool rcu;			/* nodes may die while we read them */
+	unsigned long found;		/* first index of the area */
+};
+
+/* Does the NULL range [first, last] hold the area inside [min, max]? */
+static __always_inline bool mt_gap_fits(struct mt_gap_search *gs,
+					unsigned long first,
+					unsigned long last, bool rev)
+{
+	unsigned long lo = max(first, gs->min);
+	unsigned long hi = min(last, gs->max);
+
+	if (lo > hi || hi - lo < gs->size - 1)
+		return false;
+	gs->found = rev ? hi - (gs->size - 1) : lo;
+	return true;
+}
+
+/*
+ * What we read of @node may be trusted only if the node was still live
+ * after we read it: call_rcu() reuses the words after a dead node's parent
+ * word (its first pivots) for the callback list, so bounds read from a
+ * dead node can be anything.
+ */
+static inline bool mt_gap_node_died(const struct mt_gap_search *gs,
+				    const struct maple_node *node)
+{
+	return gs->rcu && unlikely(ma_dead_node(node));
+}
+
+/*
+ * The last used slot of @node, which ends at @max: an allocation tree's
+ * internal nodes keep it in their metadata (which RCU mode does not
+ * change in place), the others are searched for the first pivot at @max.
+ */
+static __always_inline int mt_gap_node_end(const struct maple_node *node,
+					   const unsigned long *pivots,
+					   enum maple_type type,
+					   unsigned long max, bool once)
+{
+	if (type == maple_arange_64)
+		return node->ma64.meta.end;
+	return __ma_offset(pivots, type, max, once);
+}
+
+/*
+ * The slots of a node over [@min, @max] to look at, from *@i to *@end:
+ * from the one holding the window's edge the search starts from (its top
+ * for a top-down search) or the node's own first or last used slot if the
+ * window reaches past it.  A top-down search that starts inside the node
+ * needs no end: the slot holding the window's top is at most the last used
+ * one, whose pivot is the node's maximum.  @once: a leaf read under RCU
+ * (see MA_PIVOT()).
+ */
+static __always_inline void mt_gap_slots(const struct mt_gap_search *gs,
+					 const struct maple_node *node,
+					 const unsigned long *pivots,
+					 enum maple_type type,
+					 unsigned long min, unsigned long max,
+					 bool rev, bool once, int *i, int *end)
+{
+	if (rev && gs->max < max) {
+		*i = __ma_offset(pivots, type, gs->max, once);
+		*end = *i;
+		return;
+	}
+	*end = mt_gap_node_end(node, pivots, type, max, once);
+	if (rev)
+		*i = *end;
+	else
+		*i = gs->min > min ? __ma_offset(pivots, type, gs->min, once) : 0;
+}
+
+/*
+ * The internal nodes the search went down through, to come back to (the
+ * slots taken are kept apart, so that the stack stays under 1 KB).
+ */
+struct mt_gap_level {
+	struct maple_enode *enode;
+	unsigned long min;
+	unsigned long max;
+};
+
+/*
+ * The search from @enode, the root node, in the direction @rev says: down
+ * the first child (in that direction) whose largest gap could hold the
+ * area, back up when a leaf at the window's edge had none inside the
+ * window.  Internal nodes are of type @itype (a constant in each copy).
+ * 1: found; 0: no room; -EAGAIN: a node died, start again.
+ */
+static __always_inline int mt_gap_walk(struct mt_gap_search *gs,
+				       struct maple_enode *enode,
+				       enum maple_type itype, bool rev)
+{
+	struct mt_gap_level up[MAPLE_HEIGHT_MAX];
+	unsigned char up_offset[MAPLE_HEIGHT_MAX];
+	unsigned long min = 0, max = ULONG_MAX, first, last;
+	int depth = 0, end, i, step = rev ? -1 : 1;
+	enum maple_type type;
+	struct maple_node *node;
+	unsigned long *pivots, *gaps;
+	void __rcu **slots;
+	void *slot;
+
+descend:
+	node = mte_to_node(enode);
+	type = mte_is_leaf(enode) ? maple_leaf_64 : itype;
+	pivots = ma_pivots(node, type);
+	slots = ma_slots(node, type);
+	if (ma_is_leaf(type)) {
+		mt_gap_slots(gs, node, pivots, type, min, max, rev, true, &i,
+			     &end);
+		/*
+		 * Each slot's bound on the side the scan comes from is the
+		 * previous slot's other bound: one pivot read per slot.
+		 */
+		if (rev)
+			last = __ma_pivot_max(pivots, type, i, max, true);
+		else
+			first = __ma_pivot_min(pivots, i, min, true);
+		for (; i >= 0 && i <= end; i += step) {
+			if (rev)
+				first = __ma_pivot_min(pivots, i, min, true);
+			else
+				last = __ma_pivot_max(pivots, type, i, max,
+						      true);
+			if (rev ? last < gs->min : first > gs->max)
+				break;
+			if (!mt_slot(gs->mt, slots, i) &&
+			    mt_gap_fits(gs, first, last, rev))
+				return mt_gap_node_died(gs, node) ? -EAGAIN : 1;
+			if (rev)
+				last = first - 1;
+			else
+				first = last + 1;
+		}
+		if (mt_gap_node_died(gs, node))
+			return -EAGAIN;
+		goto ascend;
+	}
+	mt_gap_slots(gs, node, pivots, type, min, max, rev, false, &i, &end);
+scan:
+	gaps = ma_gaps(node, type);
+	for (; i >= 0 && i <= end; i += step) {
+		/* Too small a gap: its bounds do not matter either. */
+		if (gaps && READ_ONCE(gaps[i]) < gs->size)
+			continue;
+		first = ma_pivot_min(pivots, i, min);
+		last = ma_pivot_max(pivots, type, i, max);
+		if (rev ? last < gs->min : first > gs->max)
+			break;
+		slot = mt_slot(gs->mt, slots, i);
+		if (mt_gap_node_died(gs, node))
+			return -EAGAIN;
+		if (WARN_ON_ONCE(depth == MAPLE_HEIGHT_MAX))
+			return 0;
+		up[depth].enode = enode;
+		up[depth].min = min;
+		up[depth].max = max;
+		up_offset[depth++] = i;
+		enode = slot;
+		min = first;
+		max = last;
+		goto descend;
+	}
+	if (mt_gap_node_died(gs, node))
+		return -EAGAIN;
+ascend:
+	if (!depth)
+		return 0;
+	depth--;
+	enode = up[depth].enode;
+	min = up[depth].min;
+	max = up[depth].max;
+	i = up_offset[depth] + step;
+	node = mte_to_node(enode);
+	type = itype;
+	pivots = ma_pivots(node, type);
+	slots = ma_slots(node, type);
+	end = mt_gap_node_end(node, pivots, type, max, false);
+	goto scan;
+}
+
+static __always_inline int mas_empty_area_common(struct ma_state *mas,
+						 unsigned long min,
+						 unsigned long max,
+						 unsigned long size, bool rev)
+{
+	struct mt_gap_search gs = {
+		.mt = mas->tree, .min = min, .max = max, .size = size,
+		.rcu = mt_in_rcu(mas->tree),
+	};
+	void *root;
+	int found;
+
+	if (!size || min > max)
+		return -EINVAL;
+	/* As in 6.1, a window smaller than @size just has no room. */
+	if (max - min < size - 1) {
+		mas_set_err(mas, -EBUSY);
+		return -EBUSY;
+	}
+
+	do {
+		root = mt_root_check(mas->tree);
+		if (xa_is_node(root) && mt_is_alloc(mas->tree))
+			found = mt_gap_walk(&gs, mte_safe_root(root),
+					    maple_arange_64, rev);
+		else if (xa_is_node(root))
+			found = mt_gap_walk(&gs, mte_safe_root(root),
+					    maple_range_64, rev);
+		else if (root)
+			found = mt_gap_fits(&gs, 1, ULONG_MAX, rev);
+		else
+			found = mt_gap_fits(&gs, 0, ULONG_MAX, rev);
+	} while (found == -EAGAIN);
+
+	if (!found) {
+		mas_set_err(mas, -EBUSY);
+		return -EBUSY;
+	}
+	mas->index = gs.found;
+	mas->last = gs.found + size - 1;
+	mas->node = MAS_START;
+	return 0;
+}
+
+/**
+ * mas_empty_area() - Find the lowest empty area of @size in [@min, @max].
+ * @mas: Maple Tree operation state.
+ * @min: Lowest index the area may start at.
+ * @max: Highest index the area may end at.
+ * @size: Size of the area.
+ *
+ * The caller holds the tree lock or rcu_read_lock().  On success
+ * mas->index/last bound the area.
+ *
+ * Return: 0; -EBUSY if no area fits (also when the window is smaller than
+ * @size); -EINVAL if @size is 0 or @min > @max.
+ */
+int mas_empty_area(struct ma_state *mas, unsigned long min,
+		   unsigned long max, unsigned long size)
+{
+	return mas_empty_area_common(mas, min, max, size, false);
+}
+EXPORT_SYMBOL_GPL(mas_empty_area);
+
+/**
+ * mas_empty_area_rev() - Find the highest empty area of @size in the window.
+ * @mas: Maple Tree operation state.
+ * @min: Lowest index the area may start at.
+ * @max: Highest index the area may end at.
+ * @size: Size of the area.
+ *
+ * Return: as mas_empty_area().
+ */
+int mas_empty_area_rev(struct ma_state *mas, unsigned long min,
+		       unsigned long max, unsigned long size)
+{
+	return mas_empty_area_common(mas, min, max, size, true);
+}
+EXPORT_SYMBOL_GPL(mas_empty_area_rev);
 
 /* ------------------------------------------------------------------------
  * Gap maintenance
@@ -2848,8 +3144,8 @@ mt_descend_locked(struct maple_tree *mt, unsigned long index,
  *
  * Most writes to a VMA tree change one leaf and leave it neither over full
  * nor under half full: mmap() splits a NULL range, munmap() merges one back,
- * brk() moves one boundary.  They are done here without the planning
- * machinery below, as one of
+ * brk() moves one boundary.  They are done without the planning machinery
+ * above, as one of
  *  - a single store (see mt_leaf_single_kind()): one slot changes, a
  *    single pointer store, or one boundary moves and no entry changes, a
  *    single pivot store (in RCU mode too: see mt_seam_move());
@@ -2862,10 +3158,11 @@ mt_descend_locked(struct maple_tree *mt, unsigned long index,
  *    end of the parent (ascending stores after mas_expected_entries() so
  *    take one node per leaf).
  * A write that leaves the leaf, overflows it (but for the last leaf, as
- * above), takes it under half full or puts a new NULL at its edge (where
- * it may have to merge with the neighbour's) is left to the full write
- * path.
+ * above), takes it under half full or puts a new NULL at its edge next to
+ * a NULL in the neighbour leaf is left to the full write path.  Here: the
+ * leaf a write starts from; then the classification, then the stores.
  */
+
 /*
  * The boundary between slots @at and @at + 1 of a leaf: all that a moved
  * boundary looks at.  Slot @at is [@lo, @hi] and holds @cur, slot @at + 1
@@ -2964,70 +3261,12 @@ static __always_inline bool mas_wr_to_leaf(struct ma_state *mas)
 	return true;
 }
 
-/*
- * Where a one-leaf write gathers the new contents: the arrays of struct
- * mt_leaf_wr (an in-place rewrite, a split: up to MAPLE_RANGE64_SLOTS + 2
- * ranges) or straight into the arrays of a new leaf (a copy under RCU).
- * A @full leaf does not store its last slot's pivot (the leaf's maximum):
- * pivot[MAPLE_RANGE64_SLOTS - 1] would be slot[0].
+/* ------------------------------------------------------------------------
+ * Write classification
+ *
+ * Every write's kind (enum mt_store_kind) is worked out here, by
+ * mas_wr_kind() alone: a single store, a one-leaf write, or a rebuild.
  */
-static __always_inline void mt_out_set_pivot(unsigned long *pv,
-					     unsigned char i,
-					     unsigned long pivot, bool full)
-{
-	if (!full || i < MAPLE_RANGE64_SLOTS - 1)
-		pv[i] = pivot;
-}
-
-static __always_inline unsigned long mt_out_pivot(const unsigned long *pv,
-						  unsigned char i,
-						  unsigned long max, bool full)
-{
-	return full && i >= MAPLE_RANGE64_SLOTS - 1 ? max : pv[i];
-}
-
-/* Append a range ending at @pivot; a NULL after a NULL widens that one. */
-static __always_inline void mt_out_push(unsigned long *pv, void **sl,
-					unsigned char *np, unsigned long pivot,
-					void *entry, bool full)
-{
-	unsigned char n = *np;
-
-	if (!entry && n && !sl[n - 1]) {
-		mt_out_set_pivot(pv, n - 1, pivot, full);
-		return;
-	}
-	mt_out_set_pivot(pv, n, pivot, full);
-	sl[n] = entry;
-	*np = n + 1;
-}
-
-/* The largest NULL range of gathered slots [@from, @to), from @start. */
-static __always_inline unsigned long
-mt_out_gap_of(const unsigned long *pv, void *const *sl, unsigned char from,
-	      unsigned char to, unsigned long start, unsigned long max,
-	      bool full)
-{
-	unsigned long gap = 0, piv;
-	unsigned char i;
-
-	for (i = from; i < to; i++) {
-		piv = mt_out_pivot(pv, i, max, full);
-		if (!sl[i] && piv - start + 1 > gap)
-			gap = piv - start + 1;
-		start = piv + 1;
-	}
-	return gap;
-}
-
-/* The same over the arrays of @lw. */
-static unsigned long mt_leaf_wr_gap_of(const struct mt_leaf_wr *lw,
-				       unsigned char from, unsigned char to,
-				       unsigned long start)
-{
-	return mt_out_gap_of(lw->pivot, lw->slot, from, to, start, lw->max,
-			     false);
-}
 
 /*
  * Read the seam after slot @at of @node, a leaf over [@min, @max]; false
@@ -3278,59 +3517,6 @@ mt_leaf_single_kind(struct maple_tree *mt, struct maple_node *node,
 }
 
 /*
- * The largest gap of a rewritten leaf (gathered in @lw, and into @pv and
- * @sl), from the gap its parent records: old slots k..m went, the ranges
- * around the entry are new (a NULL may have merged with slot k - 1 or
- * m + 1).  The rest of the leaf is looked at only when a range that went
- * held the largest gap and no new range is as large, unless the new one
- * dominates the leaf.
- */
-static __always_inline unsigned long
-mt_leaf_rewrite_gap(struct maple_tree *mt, struct mt_leaf_wr *lw,
-		    const unsigned long *pv, void *const *sl, bool full)
-{
-	struct maple_node *node = lw->node;
-	unsigned long *pivots = node->mr64.pivot;
-	void __rcu **slots = node->mr64.slot;
-	unsigned long pword = (unsigned long)node->parent;
-	unsigned long old_gap, first, grown = 0;
-	unsigned char i;
-	bool shrunk = false;
-
-	if (pword & MAPLE_PARENT_ROOT)
-		return 0;	/* nobody records it */
-	old_gap = mt_parent_gap(pword);
-	first = lw->first_k;
-	for (i = lw->k; i <= lw->m; i++) {
-		unsigned long piv = ma_pivot_max(pivots, maple_leaf_64, i,
-						 lw->max);
-
-		if (!mt_slot_locked(mt, slots, i) && piv - first + 1 == old_gap)
-			shrunk = true;
-		first = piv + 1;
-	}
-	/*
-	 * The new NULLs: a NULL entry with what it merged (the stored range
-	 * as gathered), or the head of slot k and the tail of slot m left
-	 * around an entry.
-	 */
-	if (!lw->entry) {
-		grown = lw->last - lw->first + 1;
-	} else {
-		if (lw->first > lw->first_k && !lw->content)
-			grown = lw->first - lw->first_k;
-		if (lw->last < lw->last_m &&
-		    !mt_slot_locked(mt, slots, lw->m))
-			grown = max(grown, lw->last_m - lw->last);
-	}
-	if (grown >= old_gap || !shrunk)
-		return max(grown, old_gap);
-	if (grown >= (lw->max - lw->min + 1) - grown)
-		return grown;
-	return mt_out_gap_of(pv, sl, 0, lw->count, lw->min, lw->max, full);
-}
-
-/*
  * The last leaf of the tree, @node, may hold fewer than half its slots
  * (@count), as long as it and its left sibling would not fit one node (the
  * full write path folds them together then).
@@ -3462,6 +3648,169 @@ static noinline enum mt_store_kind mt_leaf_plan(struct ma_state *mas,
 	p->first_k = first_k;
 	p->last_m = last_m;
 	return n > MAPLE_RANGE64_SLOTS ? MT_STORE_SPLIT_LAST : MT_STORE_REWRITE;
+}
+
+/*
+ * The one classification of a write: the kind of the store of @entry over
+ * [mas->index, mas->last] (see enum mt_store_kind), worked out from the
+ * leaf that holds mas->index, which the state is left on; what carrying
+ * it out needs goes to @p.  MT_STORE_REBUILD if the tree has no node.
+ *
+ * A rewrite mas_preallocate() recorded outside RCU mode goes straight to
+ * the leaf's plan: a rewrite in place does any write inside the leaf, so
+ * the record cannot mislead even if the range is not the one prepared.
+ * In RCU mode a rewrite replaces the leaf where a single store keeps it,
+ * and a state parked on the leaf may rely on that (see "Maple states
+ * across writes" in Documentation/core-api/maple_tree.rst): the store
+ * classifies its own range there.
+ */
+static __always_inline enum mt_store_kind
+mas_wr_kind(struct ma_state *mas, void *entry, struct mt_wr_plan *p)
+{
+	enum mt_store_kind recorded = mas_kind(mas), kind;
+	unsigned char at;
+
+	mas->mas_flags &= ~MA_STATE_KIND;
+	if (!mas_wr_to_leaf(mas))
+		return MT_STORE_REBUILD;
+	if ((recorded != MT_STORE_REWRITE && recorded != MT_STORE_SPLIT_LAST) ||
+	    mt_wr_in_rcu(mas->tree)) {
+		kind = mt_leaf_single_kind(mas->tree, mte_to_node(mas->node),
+					   mas->min, mas->max, mas->offset,
+					   mas->index, mas->last, entry, &at,
+					   &p->seam);
+		if (kind != MT_STORE_NONE) {
+			p->at = at;
+			return kind;
+		}
+	}
+	return mt_leaf_plan(mas, entry, p);
+}
+
+/* ------------------------------------------------------------------------
+ * Store kinds carried out
+ *
+ * The single stores, the one-leaf writes (in place, a copy under RCU,
+ * a split of the last leaf), and the rebuild's entry (mas_wr_store_slow(),
+ * see "Rebuilding writes" above).
+ */
+
+/*
+ * Where a one-leaf write gathers the new contents: the arrays of struct
+ * mt_leaf_wr (an in-place rewrite, a split: up to MAPLE_RANGE64_SLOTS + 2
+ * ranges) or straight into the arrays of a new leaf (a copy under RCU).
+ * A @full leaf does not store its last slot's pivot (the leaf's maximum):
+ * pivot[MAPLE_RANGE64_SLOTS - 1] would be slot[0].
+ */
+static __always_inline void mt_out_set_pivot(unsigned long *pv,
+					     unsigned char i,
+					     unsigned long pivot, bool full)
+{
+	if (!full || i < MAPLE_RANGE64_SLOTS - 1)
+		pv[i] = pivot;
+}
+
+static __always_inline unsigned long mt_out_pivot(const unsigned long *pv,
+						  unsigned char i,
+						  unsigned long max, bool full)
+{
+	return full && i >= MAPLE_RANGE64_SLOTS - 1 ? max : pv[i];
+}
+
+/* Append a range ending at @pivot; a NULL after a NULL widens that one. */
+static __always_inline void mt_out_push(unsigned long *pv, void **sl,
+					unsigned char *np, unsigned long pivot,
+					void *entry, bool full)
+{
+	unsigned char n = *np;
+
+	if (!entry && n && !sl[n - 1]) {
+		mt_out_set_pivot(pv, n - 1, pivot, full);
+		return;
+	}
+	mt_out_set_pivot(pv, n, pivot, full);
+	sl[n] = entry;
+	*np = n + 1;
+}
+
+/* The largest NULL range of gathered slots [@from, @to), from @start. */
+static __always_inline unsigned long
+mt_out_gap_of(const unsigned long *pv, void *const *sl, unsigned char from,
+	      unsigned char to, unsigned long start, unsigned long max,
+	      bool full)
+{
+	unsigned long gap = 0, piv;
+	unsigned char i;
+
+	for (i = from; i < to; i++) {
+		piv = mt_out_pivot(pv, i, max, full);
+		if (!sl[i] && piv - start + 1 > gap)
+			gap = piv - start + 1;
+		start = piv + 1;
+	}
+	return gap;
+}
+
+/* The same over the arrays of @lw. */
+static unsigned long mt_leaf_wr_gap_of(const struct mt_leaf_wr *lw,
+				       unsigned char from, unsigned char to,
+				       unsigned long start)
+{
+	return mt_out_gap_of(lw->pivot, lw->slot, from, to, start, lw->max,
+			     false);
+}
+
+/*
+ * The largest gap of a rewritten leaf (gathered in @lw, and into @pv and
+ * @sl), from the gap its parent records: old slots k..m went, the ranges
+ * around the entry are new (a NULL may have merged with slot k - 1 or
+ * m + 1).  The rest of the leaf is looked at only when a range that went
+ * held the largest gap and no new range is as large, unless the new one
+ * dominates the leaf.
+ */
+static __always_inline unsigned long
+mt_leaf_rewrite_gap(struct maple_tree *mt, struct mt_leaf_wr *lw,
+		    const unsigned long *pv, void *const *sl, bool full)
+{
+	struct maple_node *node = lw->node;
+	unsigned long *pivots = node->mr64.pivot;
+	void __rcu **slots = node->mr64.slot;
+	unsigned long pword = (unsigned long)node->parent;
+	unsigned long old_gap, first, grown = 0;
+	unsigned char i;
+	bool shrunk = false;
+
+	if (pword & MAPLE_PARENT_ROOT)
+		return 0;	/* nobody records it */
+	old_gap = mt_parent_gap(pword);
+	first = lw->first_k;
+	for (i = lw->k; i <= lw->m; i++) {
+		unsigned long piv = ma_pivot_max(pivots, maple_leaf_64, i,
+						 lw->max);
+
+		if (!mt_slot_locked(mt, slots, i) && piv - first + 1 == old_gap)
+			shrunk = true;
+		first = piv + 1;
+	}
+	/*
+	 * The new NULLs: a NULL entry with what it merged (the stored range
+	 * as gathered), or the head of slot k and the tail of slot m left
+	 * around an entry.
+	 */
+	if (!lw->entry) {
+		grown = lw->last - lw->first + 1;
+	} else {
+		if (lw->first > lw->first_k && !lw->content)
+			grown = lw->first - lw->first_k;
+		if (lw->last < lw->last_m &&
+		    !mt_slot_locked(mt, slots, lw->m))
+			grown = max(grown, lw->last_m - lw->last);
+	}
+	if (grown >= old_gap || !shrunk)
+		return max(grown, old_gap);
+	if (grown >= (lw->max - lw->min + 1) - grown)
+		return grown;
+	return mt_out_gap_of(pv, sl, 0, lw->count, lw->min, lw->max, full);
 }
 
 /* The one-leaf write of @kind found by mt_leaf_plan() into @lw. */
@@ -3895,43 +4244,6 @@ static noinline bool mas_wr_prepared(struct ma_state *mas, void *entry,
 }
 
 /*
- * The one classification of a write: the kind of the store of @entry over
- * [mas->index, mas->last] (see enum mt_store_kind), worked out from the
- * leaf that holds mas->index, which the state is left on; what carrying
- * it out needs goes to @p.  MT_STORE_REBUILD if the tree has no node.
- *
- * A rewrite mas_preallocate() recorded outside RCU mode goes straight to
- * the leaf's plan: a rewrite in place does any write inside the leaf, so
- * the record cannot mislead even if the range is not the one prepared.
- * In RCU mode a rewrite replaces the leaf where a single store keeps it,
- * and a state parked on the leaf may rely on that (see "Maple states
- * across writes" in Documentation/core-api/maple_tree.rst): the store
- * classifies its own range there.
- */
-static __always_inline enum mt_store_kind
-mas_wr_kind(struct ma_state *mas, void *entry, struct mt_wr_plan *p)
-{
-	enum mt_store_kind recorded = mas_kind(mas), kind;
-	unsigned char at;
-
-	mas->mas_flags &= ~MA_STATE_KIND;
-	if (!mas_wr_to_leaf(mas))
-		return MT_STORE_REBUILD;
-	if ((recorded != MT_STORE_REWRITE && recorded != MT_STORE_SPLIT_LAST) ||
-	    mt_wr_in_rcu(mas->tree)) {
-		kind = mt_leaf_single_kind(mas->tree, mte_to_node(mas->node),
-					   mas->min, mas->max, mas->offset,
-					   mas->index, mas->last, entry, &at,
-					   &p->seam);
-		if (kind != MT_STORE_NONE) {
-			p->at = at;
-			return kind;
-		}
-	}
-	return mt_leaf_plan(mas, entry, p);
-}
-
-/*
  * Carry out a write of @kind MT_STORE_REWRITE or _SPLIT_LAST, planned in
  * @p, with a node from the state's pool or allocated without sleeping if
  * it takes one.  False if no node could be had: the rebuild then takes
@@ -3985,6 +4297,13 @@ static noinline void *mas_wr_store_slow(struct ma_state *mas, void *entry)
 	mas->node = MAS_PAUSE;
 	return wr.content;
 }
+
+/* ------------------------------------------------------------------------
+ * Write API
+ *
+ * Every write API goes through mas_wr_store(): the kind, then that kind
+ * carried out.
+ */
 
 /*
  * Store @entry over [mas->index, mas->last] with the nodes in the state's
@@ -4247,10 +4566,6 @@ retry:
 }
 EXPORT_SYMBOL_GPL(mas_erase);
 
-/* ------------------------------------------------------------------------
- * Normal API writes
- */
-
 /**
  * mtree_store_range() - Store @entry over [@index, @last].
  * @mt: Maple tree.
@@ -4386,338 +4701,6 @@ void *mtree_erase(struct maple_tree *mt, unsigned long index)
 }
 EXPORT_SYMBOL(mtree_erase);
 
-/* ------------------------------------------------------------------------
- * Destruction
- */
-
-static void mt_destroy_walk(struct maple_tree *mt, struct maple_enode *enode)
-{
-	struct maple_node *node = mte_to_node(enode);
-	enum maple_type type = mte_node_type(enode);
-
-	if (!ma_is_leaf(type)) {
-		void __rcu **slots = ma_slots(node, type);
-		unsigned char i;
-
-		for (i = 0; i < mt_slots[type]; i++) {
-			struct maple_enode *child = mt_slot_locked(mt, slots, i);
-
-			if (!child)
-				break;
-			mt_destroy_walk(mt, child);
-		}
-	}
-	mt_retire_node(mt, node);
-}
-
-/**
- * __mt_destroy() - Free every node of the tree; the caller holds the lock.
- * @mt: Maple tree.
- *
- * The tree is empty afterwards and keeps its flags (but not its height).
- * In RCU mode the nodes are freed after a grace period.
- */
-void __mt_destroy(struct maple_tree *mt)
-{
-	void *root = mt_root_locked(mt);
-
-	rcu_assign_pointer(mt->ma_root, NULL);
-	mt_set_height(mt, 0);
-	if (xa_is_node(root))
-		mt_destroy_walk(mt, mte_safe_root(root));
-}
-EXPORT_SYMBOL_GPL(__mt_destroy);
-
-/**
- * mtree_destroy() - Free every node of the tree.
- * @mt: Maple tree.
- *
- * Takes the tree lock.  The entries themselves are the caller's.
- */
-void mtree_destroy(struct maple_tree *mt)
-{
-	mtree_lock(mt);
-	__mt_destroy(mt);
-	mtree_unlock(mt);
-}
-EXPORT_SYMBOL(mtree_destroy);
-
-/* ------------------------------------------------------------------------
- * Gap search
- *
- * In allocation trees every internal slot carries the size of the largest
- * NULL range below it, so the search skips subtrees that cannot fit.  Other
- * trees are searched without that help.
- */
-
-struct mt_gap_search {
-	struct maple_tree *mt;
-	unsigned long min;
-	unsigned long max;
-	unsigned long size;
-	bool rcu;			/* nodes may die while we read them */
-	unsigned long found;		/* first index of the area */
-};
-
-/* Does the NULL range [first, last] hold the area inside [min, max]? */
-static __always_inline bool mt_gap_fits(struct mt_gap_search *gs,
-					unsigned long first,
-					unsigned long last, bool rev)
-{
-	unsigned long lo = max(first, gs->min);
-	unsigned long hi = min(last, gs->max);
-
-	if (lo > hi || hi - lo < gs->size - 1)
-		return false;
-	gs->found = rev ? hi - (gs->size - 1) : lo;
-	return true;
-}
-
-/*
- * What we read of @node may be trusted only if the node was still live
- * after we read it: call_rcu() reuses the words after a dead node's parent
- * word (its first pivots) for the callback list, so bounds read from a
- * dead node can be anything.
- */
-static inline bool mt_gap_node_died(const struct mt_gap_search *gs,
-				    const struct maple_node *node)
-{
-	return gs->rcu && unlikely(ma_dead_node(node));
-}
-
-/*
- * The last used slot of @node, which ends at @max: an allocation tree's
- * internal nodes keep it in their metadata (which RCU mode does not
- * change in place), the others are searched for the first pivot at @max.
- */
-static __always_inline int mt_gap_node_end(const struct maple_node *node,
-					   const unsigned long *pivots,
-					   enum maple_type type,
-					   unsigned long max, bool once)
-{
-	if (type == maple_arange_64)
-		return node->ma64.meta.end;
-	return __ma_offset(pivots, type, max, once);
-}
-
-/*
- * The slots of a node over [@min, @max] to look at, from *@i to *@end:
- * from the one holding the window's edge the search starts from (its top
- * for a top-down search) or the node's own first or last used slot if the
- * window reaches past it.  A top-down search that starts inside the node
- * needs no end: the slot holding the window's top is at most the last used
- * one, whose pivot is the node's maximum.  @once: a leaf read under RCU
- * (see MA_PIVOT()).
- */
-static __always_inline void mt_gap_slots(const struct mt_gap_search *gs,
-					 const struct maple_node *node,
-					 const unsigned long *pivots,
-					 enum maple_type type,
-					 unsigned long min, unsigned long max,
-					 bool rev, bool once, int *i, int *end)
-{
-	if (rev && gs->max < max) {
-		*i = __ma_offset(pivots, type, gs->max, once);
-		*end = *i;
-		return;
-	}
-	*end = mt_gap_node_end(node, pivots, type, max, once);
-	if (rev)
-		*i = *end;
-	else
-		*i = gs->min > min ? __ma_offset(pivots, type, gs->min, once) : 0;
-}
-
-/*
- * The internal nodes the search went down through, to come back to (the
- * slots taken are kept apart, so that the stack stays under 1 KB).
- */
-struct mt_gap_level {
-	struct maple_enode *enode;
-	unsigned long min;
-	unsigned long max;
-};
-
-/*
- * The search from @enode, the root node, in the direction @rev says: down
- * the first child (in that direction) whose largest gap could hold the
- * area, back up when a leaf at the window's edge had none inside the
- * window.  Internal nodes are of type @itype (a constant in each copy).
- * 1: found; 0: no room; -EAGAIN: a node died, start again.
- */
-static __always_inline int mt_gap_walk(struct mt_gap_search *gs,
-				       struct maple_enode *enode,
-				       enum maple_type itype, bool rev)
-{
-	struct mt_gap_level up[MAPLE_HEIGHT_MAX];
-	unsigned char up_offset[MAPLE_HEIGHT_MAX];
-	unsigned long min = 0, max = ULONG_MAX, first, last;
-	int depth = 0, end, i, step = rev ? -1 : 1;
-	enum maple_type type;
-	struct maple_node *node;
-	unsigned long *pivots, *gaps;
-	void __rcu **slots;
-	void *slot;
-
-descend:
-	node = mte_to_node(enode);
-	type = mte_is_leaf(enode) ? maple_leaf_64 : itype;
-	pivots = ma_pivots(node, type);
-	slots = ma_slots(node, type);
-	if (ma_is_leaf(type)) {
-		mt_gap_slots(gs, node, pivots, type, min, max, rev, true, &i,
-			     &end);
-		/*
-		 * Each slot's bound on the side the scan comes from is the
-		 * previous slot's other bound: one pivot read per slot.
-		 */
-		if (rev)
-			last = __ma_pivot_max(pivots, type, i, max, true);
-		else
-			first = __ma_pivot_min(pivots, i, min, true);
-		for (; i >= 0 && i <= end; i += step) {
-			if (rev)
-				first = __ma_pivot_min(pivots, i, min, true);
-			else
-				last = __ma_pivot_max(pivots, type, i, max,
-						      true);
-			if (rev ? last < gs->min : first > gs->max)
-				break;
-			if (!mt_slot(gs->mt, slots, i) &&
-			    mt_gap_fits(gs, first, last, rev))
-				return mt_gap_node_died(gs, node) ? -EAGAIN : 1;
-			if (rev)
-				last = first - 1;
-			else
-				first = last + 1;
-		}
-		if (mt_gap_node_died(gs, node))
-			return -EAGAIN;
-		goto ascend;
-	}
-	mt_gap_slots(gs, node, pivots, type, min, max, rev, false, &i, &end);
-scan:
-	gaps = ma_gaps(node, type);
-	for (; i >= 0 && i <= end; i += step) {
-		/* Too small a gap: its bounds do not matter either. */
-		if (gaps && READ_ONCE(gaps[i]) < gs->size)
-			continue;
-		first = ma_pivot_min(pivots, i, min);
-		last = ma_pivot_max(pivots, type, i, max);
-		if (rev ? last < gs->min : first > gs->max)
-			break;
-		slot = mt_slot(gs->mt, slots, i);
-		if (mt_gap_node_died(gs, node))
-			return -EAGAIN;
-		if (WARN_ON_ONCE(depth == MAPLE_HEIGHT_MAX))
-			return 0;
-		up[depth].enode = enode;
-		up[depth].min = min;
-		up[depth].max = max;
-		up_offset[depth++] = i;
-		enode = slot;
-		min = first;
-		max = last;
-		goto descend;
-	}
-	if (mt_gap_node_died(gs, node))
-		return -EAGAIN;
-ascend:
-	if (!depth)
-		return 0;
-	depth--;
-	enode = up[depth].enode;
-	min = up[depth].min;
-	max = up[depth].max;
-	i = up_offset[depth] + step;
-	node = mte_to_node(enode);
-	type = itype;
-	pivots = ma_pivots(node, type);
-	slots = ma_slots(node, type);
-	end = mt_gap_node_end(node, pivots, type, max, false);
-	goto scan;
-}
-
-static __always_inline int mas_empty_area_common(struct ma_state *mas,
-						 unsigned long min,
-						 unsigned long max,
-						 unsigned long size, bool rev)
-{
-	struct mt_gap_search gs = {
-		.mt = mas->tree, .min = min, .max = max, .size = size,
-		.rcu = mt_in_rcu(mas->tree),
-	};
-	void *root;
-	int found;
-
-	if (!size || min > max)
-		return -EINVAL;
-	/* As in 6.1, a window smaller than @size just has no room. */
-	if (max - min < size - 1) {
-		mas_set_err(mas, -EBUSY);
-		return -EBUSY;
-	}
-
-	do {
-		root = mt_root_check(mas->tree);
-		if (xa_is_node(root) && mt_is_alloc(mas->tree))
-			found = mt_gap_walk(&gs, mte_safe_root(root),
-					    maple_arange_64, rev);
-		else if (xa_is_node(root))
-			found = mt_gap_walk(&gs, mte_safe_root(root),
-					    maple_range_64, rev);
-		else if (root)
-			found = mt_gap_fits(&gs, 1, ULONG_MAX, rev);
-		else
-			found = mt_gap_fits(&gs, 0, ULONG_MAX, rev);
-	} while (found == -EAGAIN);
-
-	if (!found) {
-		mas_set_err(mas, -EBUSY);
-		return -EBUSY;
-	}
-	mas->index = gs.found;
-	mas->last = gs.found + size - 1;
-	mas->node = MAS_START;
-	return 0;
-}
-
-/**
- * mas_empty_area() - Find the lowest empty area of @size in [@min, @max].
- * @mas: Maple Tree operation state.
- * @min: Lowest index the area may start at.
- * @max: Highest index the area may end at.
- * @size: Size of the area.
- *
- * The caller holds the tree lock or rcu_read_lock().  On success
- * mas->index/last bound the area.
- *
- * Return: 0; -EBUSY if no area fits (also when the window is smaller than
- * @size); -EINVAL if @size is 0 or @min > @max.
- */
-int mas_empty_area(struct ma_state *mas, unsigned long min,
-		   unsigned long max, unsigned long size)
-{
-	return mas_empty_area_common(mas, min, max, size, false);
-}
-EXPORT_SYMBOL_GPL(mas_empty_area);
-
-/**
- * mas_empty_area_rev() - Find the highest empty area of @size in the window.
- * @mas: Maple Tree operation state.
- * @min: Lowest index the area may start at.
- * @max: Highest index the area may end at.
- * @size: Size of the area.
- *
- * Return: as mas_empty_area().
- */
-int mas_empty_area_rev(struct ma_state *mas, unsigned long min,
-		       unsigned long max, unsigned long size)
-{
-	return mas_empty_area_common(mas, min, max, size, true);
-}
-EXPORT_SYMBOL_GPL(mas_empty_area_rev);
-
 static int mtree_alloc_common(struct maple_tree *mt, unsigned long *startp,
 			      void *entry, unsigned long size,
 			      unsigned long min, unsigned long max, gfp_t gfp,
@@ -4794,6 +4777,62 @@ int mtree_alloc_rrange(struct maple_tree *mt, unsigned long *startp,
 				  true);
 }
 EXPORT_SYMBOL(mtree_alloc_rrange);
+
+/* ------------------------------------------------------------------------
+ * Destruction
+ */
+
+static void mt_destroy_walk(struct maple_tree *mt, struct maple_enode *enode)
+{
+	struct maple_node *node = mte_to_node(enode);
+	enum maple_type type = mte_node_type(enode);
+
+	if (!ma_is_leaf(type)) {
+		void __rcu **slots = ma_slots(node, type);
+		unsigned char i;
+
+		for (i = 0; i < mt_slots[type]; i++) {
+			struct maple_enode *child = mt_slot_locked(mt, slots, i);
+
+			if (!child)
+				break;
+			mt_destroy_walk(mt, child);
+		}
+	}
+	mt_retire_node(mt, node);
+}
+
+/**
+ * __mt_destroy() - Free every node of the tree; the caller holds the lock.
+ * @mt: Maple tree.
+ *
+ * The tree is empty afterwards and keeps its flags (but not its height).
+ * In RCU mode the nodes are freed after a grace period.
+ */
+void __mt_destroy(struct maple_tree *mt)
+{
+	void *root = mt_root_locked(mt);
+
+	rcu_assign_pointer(mt->ma_root, NULL);
+	mt_set_height(mt, 0);
+	if (xa_is_node(root))
+		mt_destroy_walk(mt, mte_safe_root(root));
+}
+EXPORT_SYMBOL_GPL(__mt_destroy);
+
+/**
+ * mtree_destroy() - Free every node of the tree.
+ * @mt: Maple tree.
+ *
+ * Takes the tree lock.  The entries themselves are the caller's.
+ */
+void mtree_destroy(struct maple_tree *mt)
+{
+	mtree_lock(mt);
+	__mt_destroy(mt);
+	mtree_unlock(mt);
+}
+EXPORT_SYMBOL(mtree_destroy);
 
 /* ------------------------------------------------------------------------
  * Duplication
