@@ -12,6 +12,8 @@
  * printed seed; the interleaving does not replay.
  */
 #include <pthread.h>
+#include <sched.h>
+#include <time.h>
 
 #include <linux/atomic.h>
 #include <linux/slab.h>
@@ -32,6 +34,7 @@ struct th_shared {
 	struct mm_struct *mm;
 	int stop;			/* set by the writer when done */
 	atomic_long_t faults, lockless_hits, errors;
+	atomic_long_t started;		/* readers through their first round */
 };
 
 struct th_reader {
@@ -64,6 +67,7 @@ static void *th_reader_fn(void *arg)
 	struct th_reader *r = arg;
 	struct th_shared *sh = r->sh;
 	struct mm_struct *mm = sh->mm;
+	bool first = true;
 
 	while (!__atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE)) {
 		static const unsigned int accesses[] = {
@@ -116,8 +120,27 @@ static void *th_reader_fn(void *arg)
 		}
 #endif
 		atomic_long_add(4, &sh->faults);
+		if (first)
+			atomic_long_inc(&sh->started);
+		first = false;
 	}
 	return NULL;
+}
+
+/*
+ * The race needs the readers running: on a loaded machine the writer's
+ * 20,000 writes could end before a reader thread is first scheduled.
+ * Wait until each has done one round (at most TH_START_WAIT_S seconds;
+ * the checks on the counts then say what went wrong).
+ */
+#define TH_START_WAIT_S	60
+static void th_wait_for_readers(struct th_shared *sh)
+{
+	time_t end = time(NULL) + TH_START_WAIT_S;
+
+	while (atomic_long_read(&sh->started) < TH_READERS &&
+	       time(NULL) < end)
+		sched_yield();
 }
 
 static void th_writer(struct kunit *test, struct th_shared *sh, u64 rng)
@@ -183,6 +206,7 @@ static void faults_race_with_mmap_munmap_mprotect(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, pthread_create(&readers[i].thread, NULL,
 						     th_reader_fn, &readers[i]), 0);
 	}
+	th_wait_for_readers(sh);
 	th_writer(test, sh, seed);
 	__atomic_store_n(&sh->stop, 1, __ATOMIC_RELEASE);
 	for (i = 0; i < TH_READERS; i++)
