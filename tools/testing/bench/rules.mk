@@ -82,7 +82,7 @@ bench-smoke: $(BENCH_BIN)
 bench-check: $(BENCH_BIN) $(BUILD)/vma_bench
 	@$(BENCH_BIN) --quick --no-json > $(BUILD)/bench-quick.log 2>&1 || \
 		{ cat $(BUILD)/bench-quick.log; echo "bench QUICK run failed"; exit 1; }
-	@$(BUILD)/vma_bench --quick --runs 1 > $(BUILD)/vma-bench-quick.log 2>&1 || \
+	@$(BUILD)/vma_bench --quick --runs 1 --no-json > $(BUILD)/vma-bench-quick.log 2>&1 || \
 		{ cat $(BUILD)/vma-bench-quick.log; echo "vma_bench QUICK run failed"; exit 1; }
 
 # ---- Linux's own tree as the baseline (make bench-upstream) ----------------
