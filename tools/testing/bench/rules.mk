@@ -4,20 +4,28 @@
 #
 #	include tools/testing/bench/rules.mk
 #
-# make bench                 full run (7 repetitions, 100 .. 1,000,000 ranges),
-#                            then make vma-bench (mm/, maple against rbtree)
+# make bench                 full run: the tree (7 repetitions, 100 ..
+#                            1,000,000 ranges), then mm/ (vma_bench): the
+#                            kernel test robot's workloads on the maple
+#                            tree and the rbtree, in the robot's
+#                            "base %change new metric" format
 # make bench QUICK=1         3 repetitions, smaller sizes (under 30 s)
-# make bench BASE=old.json   compare with an earlier run's JSON
+# make bench BASE=old.json   compare with an earlier run's JSON (either of
+#                            the pair a make bench run writes)
 # make bench CALLGRIND=1     add instructions/op counted under callgrind
-# make bench-quick           same as make bench QUICK=1
+# make bench-quick           the tree only, QUICK=1
 # make bench-callgrind       only the callgrind counts
 # make bench-smoke           one tiny run to see the benchmark works (no JSON)
-# make bench-upstream        the same run on Linux 6.1's own maple tree and on
-#                            ours, in turn, UPSTREAM_ROUNDS (3) times each;
-#                            the medians compared ("linux-6.1 %change ours")
+# make bench-upstream        the tree-level run on Linux 6.1's own maple tree
+#                            and on ours, in turn, UPSTREAM_ROUNDS (3) times
+#                            each; the medians compared ("linux-6.1 %change
+#                            ours")
 #
-# Each run writes bench-results/<date>-<commit>[-quick].json.
-# BENCH_ARGS passes further options, e.g. BENCH_ARGS="--sizes 1000 --reps 15".
+# Each make bench writes bench-results/<stamp>-<commit>[-quick].json (the
+# tree) and the same name ending in -mm.json (mm/), one BENCH_STAMP for both.
+# BENCH_ARGS passes further options to the tree's program, e.g.
+# BENCH_ARGS="--sizes 1000 --reps 15"; VMA_BENCH_ARGS to vma_bench, e.g.
+# VMA_BENCH_ARGS="--filter mmap1 --runs 11".
 # The benchmark links against the optimised, non-debug library, built with
 # the same $(SANFLAGS) as the library (empty outside sanitizer builds).
 # $(msg) and $(Q) are the top Makefile's quiet-output helpers, if defined.
@@ -42,8 +50,9 @@ BENCH_ARGS	?=
 
 bench_yes = $(filter 1 y yes true,$(1))
 
+# BASE may name either file of a make bench run; the tree reads its own.
 BENCH_RUN_ARGS	= $(if $(call bench_yes,$(QUICK)),--quick) \
-		  $(if $(BASE),--base $(BASE)) \
+		  $(if $(BASE),--base $(patsubst %-mm.json,%.json,$(BASE))) \
 		  $(if $(call bench_yes,$(CALLGRIND)),--callgrind) \
 		  $(BENCH_ARGS)
 
@@ -57,16 +66,19 @@ $(BENCH_BIN): $(BENCH_DIR)/bench_tree.c include/linux/maple_tree.h \
 
 .PHONY: bench bench-quick bench-callgrind bench-smoke bench-check
 
-# After the tree's table, the mm/ layer on both backends (make vma-bench,
-# tools/testing/vma/): mmap+munmap, page faults and iteration, maple tree
-# against the rbtree design, in the same run.
+# After the tree's table, the mm/ layer (tools/testing/vma/vma_bench.c):
+# the robot's workloads and the micro-workloads on the maple tree and the
+# rbtree design, in the same run.
 VMA_BENCH_RUN_ARGS = $(if $(call bench_yes,$(QUICK)),--quick) \
-		     $(if $(call bench_yes,$(CALLGRIND)),--callgrind)
+		     $(if $(BASE),--base $(BASE)) \
+		     $(if $(call bench_yes,$(CALLGRIND)),--callgrind) \
+		     $(VMA_BENCH_ARGS)
 
 bench: $(BENCH_BIN) $(BUILD)/vma_bench \
        $(if $(call bench_yes,$(CALLGRIND)),deps-callgrind)
-	$(BENCH_BIN) $(BENCH_RUN_ARGS)
-	$(BUILD)/vma_bench $(VMA_BENCH_RUN_ARGS)
+	@stamp=$$(date -u +%Y%m%d-%H%M%S); \
+	BENCH_STAMP=$$stamp $(BENCH_BIN) $(BENCH_RUN_ARGS) || exit 1; \
+	BENCH_STAMP=$$stamp $(BUILD)/vma_bench $(VMA_BENCH_RUN_ARGS)
 
 bench-quick: $(BENCH_BIN)
 	$(BENCH_BIN) --quick $(BENCH_RUN_ARGS)

@@ -1104,7 +1104,8 @@ static bool load_base(const char *path)
 	return false;
 }
 
-static void print_base_table(const char *path)
+/* Rows of @path's run that this one lacks follow, unless it was filtered. */
+static void print_base_table(const char *path, bool filtered)
 {
 	char change[32];
 	int i;
@@ -1128,7 +1129,7 @@ static void print_base_table(const char *path)
 		table_row(bm ? bm->value : 0, bm ? bm->rsd : 0, bm, change,
 			  m->med[0], m->rsd[0], true, m->name);
 	}
-	for (i = 0; i < nr_base; i++) {
+	for (i = 0; i < nr_base && !filtered; i++) {
 		int j;
 
 		for (j = 0; j < nr_metrics; j++)
@@ -1225,7 +1226,7 @@ int main(int argc, char **argv)
 		printf("upstream (Linux 6.1's lib/maple_tree.c): not in this run\n");
 	print_tables();
 	if (o.base)
-		print_base_table(o.base);
+		print_base_table(o.base, o.filter);
 	fflush(stdout);
 	if (!o.no_json)
 		write_json(&o);
