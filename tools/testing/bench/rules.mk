@@ -7,8 +7,11 @@
 # make bench                 full run: the tree (7 repetitions, 100 ..
 #                            1,000,000 ranges), then mm/ (vma_bench): the
 #                            kernel test robot's workloads on the maple
-#                            tree and the rbtree, in the robot's
-#                            "base %change new metric" format
+#                            tree, the rbtree and Linux 6.1's own tree
+#                            (that column only when Debian's
+#                            linux-source-6.1 is installed; installed
+#                            here when run as root), each table in the
+#                            robot's "base %change new metric" format
 # make bench QUICK=1         3 repetitions, smaller sizes (under 30 s)
 # make bench BASE=old.json   compare with an earlier run's JSON (either of
 #                            the pair a make bench run writes)
@@ -67,8 +70,9 @@ $(BENCH_BIN): $(BENCH_DIR)/bench_tree.c include/linux/maple_tree.h \
 .PHONY: bench bench-quick bench-callgrind bench-smoke bench-check
 
 # After the tree's table, the mm/ layer (tools/testing/vma/vma_bench.c):
-# the robot's workloads and the micro-workloads on the maple tree and the
-# rbtree design, in the same run.
+# the robot's workloads and the micro-workloads on the maple tree, the
+# rbtree design and, when Linux 6.1's source is there, Linux's own tree
+# ($(VMA_UP_BENCH), below), in the same run.
 VMA_BENCH_RUN_ARGS = $(if $(call bench_yes,$(QUICK)),--quick) \
 		     $(if $(BASE),--base $(BASE)) \
 		     $(if $(call bench_yes,$(CALLGRIND)),--callgrind) \
@@ -78,7 +82,12 @@ bench: $(BENCH_BIN) $(BUILD)/vma_bench \
        $(if $(call bench_yes,$(CALLGRIND)),deps-callgrind)
 	@stamp=$$(date -u +%Y%m%d-%H%M%S); \
 	BENCH_STAMP=$$stamp $(BENCH_BIN) $(BENCH_RUN_ARGS) || exit 1; \
-	BENCH_STAMP=$$stamp $(BUILD)/vma_bench $(VMA_BENCH_RUN_ARGS)
+	if $(call upstream_ready,bench); then \
+		$(MAKE) --no-print-directory $(VMA_UP_BENCH) && \
+		BENCH_STAMP=$$stamp $(VMA_UP_BENCH) $(VMA_BENCH_RUN_ARGS); \
+	else \
+		BENCH_STAMP=$$stamp $(BUILD)/vma_bench $(VMA_BENCH_RUN_ARGS); \
+	fi
 
 bench-quick: $(BENCH_BIN)
 	$(BENCH_BIN) --quick $(BENCH_RUN_ARGS)
@@ -139,19 +148,25 @@ $(UPSTREAM_BENCH): $(UPSTREAM_DIR)/stamp $(BENCH_DIR)/bench_tree.c \
 		$(UPSTREAM_DIR)/lib/maple_tree.c $(wildcard tools/lib/*.c) \
 		$(BENCH_LIBS)
 
+# Is $(UPSTREAM_TARBALL) there?  Installs it when run as root; else
+# says in one line how to get it (the caller then skips Linux's tree).
+upstream_ready = { [ -f $(UPSTREAM_TARBALL) ] || \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "$(1): installing linux-source-6.1"; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			linux-source-6.1 >/dev/null && \
+		[ -f $(UPSTREAM_TARBALL) ] || \
+		{ echo "$(1): still no $(UPSTREAM_TARBALL), so no Linux" \
+		       "6.1 column"; false; }; \
+	else \
+		echo "$(1): no $(UPSTREAM_TARBALL), so no Linux 6.1 column;" \
+		     "as root: apt-get install linux-source-6.1"; \
+		false; \
+	fi; }
+
 .PHONY: bench-upstream
 bench-upstream: $(BENCH_BIN)
-	@if [ ! -f $(UPSTREAM_TARBALL) ]; then \
-		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-			echo "bench-upstream: installing linux-source-6.1"; \
-			DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-				linux-source-6.1 >/dev/null || exit 1; \
-		else \
-			echo "bench-upstream: no $(UPSTREAM_TARBALL); as root:" \
-			     "apt-get install linux-source-6.1 (skipped)"; \
-			exit 0; \
-		fi; \
-	fi; \
+	@$(call upstream_ready,bench-upstream) || exit 0; \
 	$(MAKE) --no-print-directory $(UPSTREAM_BENCH) && \
 	rm -rf $(UPSTREAM_OUT) && mkdir -p $(UPSTREAM_OUT) && \
 	for r in $$(seq $(UPSTREAM_ROUNDS)); do \
@@ -166,3 +181,52 @@ bench-upstream: $(BENCH_BIN)
 		--merge $(UPSTREAM_OUT)/linux/*.json > /dev/null && \
 	$(BENCH_BIN) --base $$(ls $(UPSTREAM_OUT)/*.json) \
 		--merge $(UPSTREAM_OUT)/ours/*.json
+
+# ---- mm/ on Linux's own tree: vma_bench's third backend (make bench) -------
+#
+# $(UPSTREAM_DIR)'s lib/maple_tree.c (built as for bench-upstream), mm/ and
+# tools/testing/vma/bench_ops.c built against its maple_tree.h, with
+# $(BENCH_DIR)/upstream/mm_compat.h forced in for what mm/ calls that 6.1
+# lacks (__mt_dup(), __mas_set_range()), are linked into one relocatable
+# object whose only global symbol is vma_bench_ops_upstream, as the other
+# backends are (tools/testing/vma/rules.mk); $(VMA_UP_BENCH) is vma_bench
+# with it.  Nothing of Linux's leaves $(BUILD).
+
+VMA_UP_OBJ	:= $(VMA_OBJ)/bench-upstream
+VMA_UP_BLOB	:= $(VMA_OBJ)/vma-bench-upstream.o
+VMA_UP_BENCH	:= $(BUILD)/vma_bench_upstream
+VMA_UP_MM_OBJS	:= $(addprefix $(VMA_UP_OBJ)/,$(MM_SRCS:.c=.o) \
+		   $(VMA_DIR)/bench_ops.o)
+
+$(VMA_UP_OBJ)/upstream/maple_tree.o: $(UPSTREAM_DIR)/stamp \
+		$(wildcard $(BENCH_DIR)/upstream/*.h \
+			   $(BENCH_DIR)/upstream/include/trace/events/*.h)
+	$(call msg,CC [upstream],$(UPSTREAM_DIR)/lib/maple_tree.c)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 -O2 -g -fno-strict-aliasing -D_GNU_SOURCE= \
+		$(filter -m%,$(SANFLAGS) $(CFLAGS)) -DBENCH_UPSTREAM=61 \
+		-include $(BENCH_DIR)/upstream/compat.h \
+		-I$(UPSTREAM_DIR)/include -I$(BENCH_DIR)/upstream/include \
+		-Itools/include -c $(UPSTREAM_DIR)/lib/maple_tree.c -o $@
+
+$(VMA_UP_OBJ)/%.o: %.c $(UPSTREAM_DIR)/stamp \
+		   $(BENCH_DIR)/upstream/mm_compat.h $(FLAGS_FILE)
+	$(call msg,CC [upstream],$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -include $(BENCH_DIR)/upstream/mm_compat.h \
+		-I$(UPSTREAM_DIR)/include $(INCLUDES) -DVMA_BACKEND=upstream \
+		-DVMA_BENCH_UPSTREAM $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(VMA_UP_BLOB): $(VMA_UP_OBJ)/upstream/maple_tree.o $(VMA_UP_MM_OBJS)
+	$(call msg,LD -r,$@)
+	$(Q)$(VMA_LD_R) -o $@.tmp $^
+	$(Q)objcopy $(VMA_KEEP_GLOBAL) -G vma_bench_ops_upstream $@.tmp $@ && \
+		rm -f $@.tmp
+
+$(VMA_UP_BENCH): $(VMA_DIR)/vma_bench.c $(VMA_DIR)/bench_ops.h \
+		 $(VMA_BENCH_BLOBS) $(VMA_UP_BLOB) $(BUILD)/libmaple.a
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(INCLUDES) $(ALL_CFLAGS) -o $@ $< $(VMA_BENCH_BLOBS) \
+		$(VMA_UP_BLOB) $(BUILD)/libmaple.a $(VMA_BENCH_LIBS)
+
+-include $(VMA_UP_MM_OBJS:.o=.d)

@@ -16,6 +16,10 @@
 #                     file in bench-results/; VMA_BENCH_ARGS= passes
 #                     arguments, e.g. "--quick", "--runs 11", "--filter
 #                     mmap1", "--no-json", "--callgrind" (instructions/op)
+#
+# make bench runs build/vma_bench_upstream instead when Debian's
+# linux-source-6.1 is there: the same program with a third backend, mm/
+# on Linux 6.1's own lib/maple_tree.c (tools/testing/bench/rules.mk).
 
 VMA_DIR		:= tools/testing/vma
 MM_SRCS		:= $(sort $(wildcard mm/*.c))
