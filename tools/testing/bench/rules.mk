@@ -16,6 +16,9 @@
 # make bench BASE=old.json   compare with an earlier run's JSON (either of
 #                            the pair a make bench run writes)
 # make bench CALLGRIND=1     add instructions/op counted under callgrind
+# make bench-chart           the PNG chart of the newest (or FILE=) mm/ run,
+#                            which make bench also draws when gnuplot is
+#                            there (installed when run as root)
 # make bench-quick           the tree only, QUICK=1
 # make bench-callgrind       only the callgrind counts
 # make bench-smoke           one tiny run to see the benchmark works (no JSON)
@@ -25,7 +28,8 @@
 #                            ours")
 #
 # Each make bench writes bench-results/<stamp>-<commit>[-quick].json (the
-# tree) and the same name ending in -mm.json (mm/), one BENCH_STAMP for both.
+# tree), the same name ending in -mm.json (mm/), one BENCH_STAMP and
+# BENCH_COMMIT for both, and -mm.png, the chart of the mm/ ratios.
 # BENCH_ARGS passes further options to the tree's program, e.g.
 # BENCH_ARGS="--sizes 1000 --reps 15"; VMA_BENCH_ARGS to vma_bench, e.g.
 # VMA_BENCH_ARGS="--filter mmap1 --runs 11".
@@ -78,16 +82,38 @@ VMA_BENCH_RUN_ARGS = $(if $(call bench_yes,$(QUICK)),--quick) \
 		     $(if $(call bench_yes,$(CALLGRIND)),--callgrind) \
 		     $(VMA_BENCH_ARGS)
 
-bench: $(BENCH_BIN) $(BUILD)/vma_bench \
+# Both programs get one stamp and one commit name, so the run's two files
+# pair up even if the tree changes while it runs; the chart follows
+# (scripts/bench-chart.sh, skipped without gnuplot).
+bench: $(BENCH_BIN) $(BUILD)/vma_bench bench-chart-deps \
        $(if $(call bench_yes,$(CALLGRIND)),deps-callgrind)
-	@stamp=$$(date -u +%Y%m%d-%H%M%S); \
-	BENCH_STAMP=$$stamp $(BENCH_BIN) $(BENCH_RUN_ARGS) || exit 1; \
+	@export BENCH_STAMP=$$(date -u +%Y%m%d-%H%M%S); \
+	c=$$(git rev-parse --short HEAD 2>/dev/null) && \
+	{ git diff --quiet HEAD -- 2>/dev/null || c=$$c-dirty; } && \
+	export BENCH_COMMIT=$${BENCH_COMMIT:-$$c}; \
+	$(BENCH_BIN) $(BENCH_RUN_ARGS) || exit 1; \
 	if $(call upstream_ready,bench); then \
 		$(MAKE) --no-print-directory $(VMA_UP_BENCH) && \
-		BENCH_STAMP=$$stamp $(VMA_UP_BENCH) $(VMA_BENCH_RUN_ARGS); \
+		$(VMA_UP_BENCH) $(VMA_BENCH_RUN_ARGS) || exit 1; \
 	else \
-		BENCH_STAMP=$$stamp $(BUILD)/vma_bench $(VMA_BENCH_RUN_ARGS); \
-	fi
+		$(BUILD)/vma_bench $(VMA_BENCH_RUN_ARGS) || exit 1; \
+	fi; \
+	for f in bench-results/$$BENCH_STAMP-*-mm.json; do \
+		[ -f "$$f" ] && scripts/bench-chart.sh "$$f"; \
+	done; true
+
+# gnuplot for the chart: installed when run as root, else the chart is
+# skipped (make deps-chart says what to install).
+.PHONY: bench-chart-deps bench-chart
+bench-chart-deps:
+	@command -v gnuplot >/dev/null || [ "$$(id -u)" != 0 ] || \
+		$(MAKE) --no-print-directory -s deps-chart
+
+# make bench-chart [FILE=bench-results/<run>-mm.json]: the chart of a run,
+# the newest by default.
+bench-chart: deps-chart
+	@f="$(FILE)"; [ -n "$$f" ] || f=$$(ls -t bench-results/*-mm.json | head -1); \
+	scripts/bench-chart.sh "$$f"
 
 bench-quick: $(BENCH_BIN)
 	$(BENCH_BIN) --quick $(BENCH_RUN_ARGS)
