@@ -82,6 +82,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/kernel.h>
 #include <linux/maple_tree.h>
 
 #include "bench_ops.h"
@@ -243,7 +244,7 @@ struct task {
 	const struct robot_wl *wl;
 	void *mm;
 	unsigned long a;	/* workload state: a brk, an address */
-	unsigned long rng;
+	unsigned long long rng;	/* 64-bit xorshift, on 32-bit builds too */
 	unsigned long done;	/* operations in the timed part */
 	double t_end;
 	int err;
@@ -331,12 +332,12 @@ static int iter_brk(struct task *t)
 
 static void prep_page_fault(struct task *t, int idx)
 {
-	t->rng = 0x9e3779b97f4a7c15UL * (idx + 1);
+	t->rng = 0x9e3779b97f4a7c15ULL * (idx + 1);
 }
 
 static int iter_page_fault(struct task *t)
 {
-	unsigned long x = t->rng;
+	unsigned long long x = t->rng;
 
 	x ^= x << 13;
 	x ^= x >> 7;
@@ -408,7 +409,7 @@ static const struct robot_wl robot_wls[] = {
 	  prep_none, NULL, iter_execl },
 };
 
-#define NR_ROBOT_WLS	(sizeof(robot_wls) / sizeof(robot_wls[0]))
+#define NR_ROBOT_WLS	ARRAY_SIZE(robot_wls)
 #define WARM_ITERS	4
 
 static int bench_ready, bench_go, bench_stop;
@@ -487,7 +488,7 @@ static const char * const micro_wls[] = {
 	"mmap-munmap", "fault", "fault-lockless", "iterate",
 };
 
-#define NR_MICRO_WLS	(sizeof(micro_wls) / sizeof(micro_wls[0]))
+#define NR_MICRO_WLS	ARRAY_SIZE(micro_wls)
 
 static const unsigned long micro_sizes[] = { 100, 1000 };
 
@@ -496,13 +497,14 @@ static unsigned long addrs[B_ADDRS];
 static void *micro_setup(const struct vma_bench_ops *ops, unsigned long nr)
 {
 	void *mm = ops->mm_new();
-	unsigned long i, seed = 12345;
+	unsigned long long seed = 12345;
+	unsigned long i;
 
 	if (!mm)
 		die("%s: mm_new failed", ops->name);
 	populate(ops, mm, nr);
 	for (i = 0; i < B_ADDRS; i++) {
-		seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
 		addrs[i] = B_BASE + ((seed >> 33) % nr) * B_STEP +
 			   ((seed >> 13) % B_VMA_LEN);
 	}
@@ -1030,7 +1032,9 @@ static void json_field(const char *line, const char *key, char *buf,
 {
 	const char *p = strstr(line, key);
 
-	if (!p || !(p = strchr(p + strlen(key), '"')))
+	if (p)
+		p = strchr(p + strlen(key), '"');
+	if (!p)
 		return;
 	snprintf(buf, size, "%.*s", (int)strcspn(p + 1, "\""), p + 1);
 }

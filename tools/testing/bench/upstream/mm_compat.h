@@ -36,10 +36,11 @@ static inline int __mt_dup(struct maple_tree *mt, struct maple_tree *new,
 			   gfp_t gfp)
 {
 	struct mm_struct *mm = container_of(mt, struct mm_struct, mm_mt);
-	MA_STATE(old_mas, mt, 0, 0);
-	MA_STATE(new_mas, new, 0, 0);
 	void *entry;
 	int ret;
+	MA_STATE(old_mas, mt, 0, 0);
+	MA_STATE(new_mas, new, 0, 0);
+
 
 	(void)gfp;
 	mt_clear_in_rcu(new);
