@@ -10,7 +10,7 @@
 # factor comes from the run's %change (the median of the per-round
 # ratios): 1 + change for operations per second, 1 / (1 + change) for
 # ns and instructions per operation.  Below: thread-mode scaling, for
-# each backend the operations per second of each of two threads sharing
+# each backend the operations per second of each of nproc threads sharing
 # one mm over those of one task alone (1 would be perfect scaling; on a
 # 2-core machine shared with others, less is expected).  OUT defaults to
 # FILE with .png.
@@ -55,8 +55,7 @@ awk '
 			name = order[i]
 			short = name
 			sub(/^will-it-scale\./, "", short)
-			sub(/^fork\.fork/, "fork", short)
-			sub(/^exec\.execl/, "execl", short)
+			sub(/^unixbench\./, "", short)
 			sub(/\.per_(process|thread)_ops$/, "", short)
 			sub(/\.ns_per_op$/, "", short)
 			sub(/\.process\.1$/, "", short)
@@ -71,7 +70,7 @@ if [ ! -s "$dat" ]; then
 	exit 1
 fi
 
-# The medians, for thread-mode scaling: thread.2 per thread / process.1.
+# The medians, for thread-mode scaling: thread.N per thread / process.1.
 awk '
 	/"metrics": \{/ { sect = 1; next }
 	sect && /^  \}/ { sect = 0 }
@@ -82,9 +81,10 @@ awk '
 		name = $1; gsub(/[":]/, "", name)
 		v = $2; sub(/,$/, "", v)
 		val[name, b] = v
-		if (name ~ /\.thread\.2\.per_thread_ops$/) {
+		if (name ~ /\.thread\.[0-9]+\.per_thread_ops$/) {
 			w = name
-			sub(/\.thread\.2\.per_thread_ops$/, "", w)
+			sub(/\.thread\.[0-9]+\.per_thread_ops$/, "", w)
+			tname[w] = name
 			if (!(w in seen)) {
 				seen[w] = 1
 				order[n++] = w
@@ -100,7 +100,7 @@ awk '
 			row = short
 			any = 0
 			for (j = 1; j <= 3; j++) {
-				t = val[w ".thread.2.per_thread_ops", bs[j]]
+				t = val[tname[w], bs[j]]
 				p = val[w ".process.1.per_process_ops", bs[j]]
 				if (t != "" && p > 0) {
 					row = row " " t / p
@@ -142,11 +142,11 @@ plot "$dat" using 2:xtic(1) title "against the rbtree design" lc rgb "#4477aa", 
 if ($rows > 1) {
 unset arrow 1
 unset logscale y
-set title "thread mode: ops/s of each of 2 threads sharing one mm, over 1 task alone"
+set title "thread mode: ops/s of each of nproc threads sharing one mm, over 1 task alone"
 set yrange [0:1.2]
 set ytics auto
 set xtics rotate by 0 font ",10"
-set ylabel "per-thread ops/s, 2 threads / 1 task"
+set ylabel "per-thread ops/s, nproc threads / 1 task"
 plot "$scale" using 2:xtic(1) title "maple (ours)" lc rgb "#228833", \
      "" using 3 title "rbtree" lc rgb "#4477aa", \
      "" using 4 title "Linux 6.1" lc rgb "#ee6677"

@@ -5,9 +5,10 @@
  * maple tree behind the same mm/), all in the same run.
  *
  * The kernel test robot's workloads, as mm/ calls, timed for a fixed
- * time (--ms, default 100 ms; 20 with --quick) by 1 or 2 tasks, each a
- * thread of this program; the figure is operations per second per task,
- * as will-it-scale reports it:
+ * time (--ms, default 100 ms; 20 with --quick) by 1 task and by nproc
+ * tasks (the CPUs online, at least 2, at most 16), each a thread of this
+ * program; the figure is operations per second per task, as will-it-scale
+ * reports it:
  *   mmap1        mmap() of 128 MiB anonymous memory, munmap() of it
  *   mmap2        the same, MAP_SHARED of a file (mm/ models a file as an
  *                identity only: no page cache, no reverse map)
@@ -26,7 +27,7 @@
  * The first five run on an mm that already holds the same process layout
  * (but page_fault, on its own VMAs).  Modes: "process", one mm per task,
  * and "thread", the tasks share one mm and its mmap_lock; with one task
- * both are the same, so thread mode is run with two tasks only, and the
+ * both are the same, so thread mode is run with nproc tasks only, and the
  * brk workloads, page_test, fork and execl (whose loops assume they own
  * the mm) in process mode only.
  *
@@ -97,7 +98,7 @@
 #define B_HEAP_PAGES	33
 #define B_PAGE_TEST	64
 #define B_MAX_RUNS	99
-#define B_MAX_TASKS	2
+#define B_MAX_TASKS	16
 #define B_MAX_METRICS	96
 #define B_NAME_LEN	80
 
@@ -252,11 +253,14 @@ struct task {
 };
 
 #define MODE_P1		0x1	/* process mode, 1 task */
-#define MODE_P2		0x2	/* process mode, 2 tasks */
-#define MODE_T2		0x4	/* thread mode, 2 tasks, one mm */
+#define MODE_PN		0x2	/* process mode, nr_tasks_n tasks */
+#define MODE_TN		0x4	/* thread mode, nr_tasks_n tasks, one mm */
+
+/* The "nproc" of the modes: the CPUs online, at least 2, at most 16. */
+static int nr_tasks_n = 2;
 
 struct robot_wl {
-	const char *suite;	/* first part of the metric's name */
+	const char *suite;	/* first part of the metric's name, or NULL */
 	const char *name;
 	unsigned long nr;	/* VMAs of its own layout (0: none) */
 	unsigned int modes;
@@ -387,25 +391,25 @@ static int iter_execl(struct task *t)
 }
 
 static const struct robot_wl robot_wls[] = {
-	{ "will-it-scale", "mmap1", 0, MODE_P1 | MODE_P2 | MODE_T2, 1,
+	{ "will-it-scale", "mmap1", 0, MODE_P1 | MODE_PN | MODE_TN, 1,
 	  prep_process, NULL, iter_mmap1 },
-	{ "will-it-scale", "mmap2", 0, MODE_P1 | MODE_P2 | MODE_T2, 1,
+	{ "will-it-scale", "mmap2", 0, MODE_P1 | MODE_PN | MODE_TN, 1,
 	  prep_process, NULL, iter_mmap2 },
-	{ "will-it-scale", "brk1", 0, MODE_P1 | MODE_P2, 2,
+	{ "will-it-scale", "brk1", 0, MODE_P1 | MODE_PN, 2,
 	  prep_process, prep_brk1, iter_brk },
-	{ "will-it-scale", "brk2", 0, MODE_P1 | MODE_P2, 2,
+	{ "will-it-scale", "brk2", 0, MODE_P1 | MODE_PN, 2,
 	  prep_process, prep_brk2, iter_brk },
-	{ "will-it-scale", "page_fault", 60, MODE_P1 | MODE_P2 | MODE_T2, 1,
+	{ "will-it-scale", "page_fault", 60, MODE_P1 | MODE_PN | MODE_TN, 1,
 	  populate, prep_page_fault, iter_page_fault },
-	{ "will-it-scale", "page_fault", 2000, MODE_P1 | MODE_P2 | MODE_T2, 1,
+	{ "will-it-scale", "page_fault", 2000, MODE_P1 | MODE_PN | MODE_TN, 1,
 	  populate, prep_page_fault, iter_page_fault },
-	{ "aim9", "page_test", 0, MODE_P1 | MODE_P2, 1,
+	{ "aim9", "page_test", 0, MODE_P1 | MODE_PN, 1,
 	  prep_process, prep_page_test, iter_page_test },
-	{ "fork", "fork", 100, MODE_P1 | MODE_P2, 1,
+	{ NULL, "fork", 100, MODE_P1 | MODE_PN, 1,
 	  populate, NULL, iter_fork },
-	{ "fork", "fork", 1000, MODE_P1 | MODE_P2, 1,
+	{ NULL, "fork", 1000, MODE_P1 | MODE_PN, 1,
 	  populate, NULL, iter_fork },
-	{ "exec", "execl", 0, MODE_P1 | MODE_P2, 1,
+	{ "unixbench", "execl", 0, MODE_P1 | MODE_PN, 1,
 	  prep_none, NULL, iter_execl },
 };
 
@@ -440,8 +444,8 @@ static double robot_measure(const struct vma_bench_ops *ops,
 			    const struct robot_wl *wl, int mode,
 			    unsigned int ms)
 {
-	int i, nr_tasks = mode == MODE_P1 ? 1 : 2;
-	int nr_mm = mode == MODE_T2 ? 1 : nr_tasks;
+	int i, nr_tasks = mode == MODE_P1 ? 1 : nr_tasks_n;
+	int nr_mm = mode == MODE_TN ? 1 : nr_tasks;
 	struct task tasks[B_MAX_TASKS] = { };
 	void *mms[B_MAX_TASKS];
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
@@ -757,10 +761,11 @@ static void robot_name(char *buf, size_t size, const struct robot_wl *wl,
 
 	if (wl->nr)
 		snprintf(vmas, sizeof(vmas), ".%luvmas", wl->nr);
-	snprintf(buf, size, "%s.%s%s.%s.%d.per_%s_ops", wl->suite, wl->name,
-		 vmas, mode == MODE_T2 ? "thread" : "process",
-		 mode == MODE_P1 ? 1 : 2,
-		 mode == MODE_T2 ? "thread" : "process");
+	snprintf(buf, size, "%s%s%s%s.%s.%d.per_%s_ops",
+		 wl->suite ? wl->suite : "", wl->suite ? "." : "", wl->name,
+		 vmas, mode == MODE_TN ? "thread" : "process",
+		 mode == MODE_P1 ? 1 : nr_tasks_n,
+		 mode == MODE_TN ? "thread" : "process");
 }
 
 static int count_all(const struct run_opts *o)
@@ -770,7 +775,7 @@ static int count_all(const struct run_opts *o)
 	int mode, n = 0;
 
 	for (i = 0; i < NR_ROBOT_WLS; i++)
-		for (mode = MODE_P1; mode <= MODE_T2; mode <<= 1) {
+		for (mode = MODE_P1; mode <= MODE_TN; mode <<= 1) {
 			robot_name(name, sizeof(name), &robot_wls[i], mode);
 			n += (robot_wls[i].modes & mode) && wanted(o, name);
 		}
@@ -793,7 +798,7 @@ static void run_all(const struct run_opts *o, const char *self)
 	for (i = 0; i < NR_ROBOT_WLS; i++) {
 		const struct robot_wl *wl = &robot_wls[i];
 
-		for (mode = MODE_P1; mode <= MODE_T2; mode <<= 1) {
+		for (mode = MODE_P1; mode <= MODE_TN; mode <<= 1) {
 			if (!(wl->modes & mode))
 				continue;
 			robot_name(name, sizeof(name), wl, mode);
@@ -1208,6 +1213,7 @@ int main(int argc, char **argv)
 	}
 	if (o.runs < 1 || o.runs > B_MAX_RUNS)
 		o.runs = 7;
+	nr_tasks_n = clamp((int)sysconf(_SC_NPROCESSORS_ONLN), 2, B_MAX_TASKS);
 	if (!o.ms)
 		o.ms = 1;
 
