@@ -1021,6 +1021,7 @@ struct base_metric {
 static struct base_metric base_m[B_MAX_METRICS];
 static int nr_base;
 static char base_commit[64], base_date[32];
+static bool base_quick;
 
 static struct base_metric *base_find(const char *name)
 {
@@ -1064,6 +1065,8 @@ static int json_read_maple(const char *path)
 		json_field(line, "\"commit\":", base_commit,
 			   sizeof(base_commit));
 		json_field(line, "\"date\":", base_date, sizeof(base_date));
+		if (strstr(line, "\"quick\": true"))
+			base_quick = true;
 		if (strstr(line, "\"metrics\": {"))
 			section = 0;
 		else if (strstr(line, "\"rsd_pct\": {"))
@@ -1114,7 +1117,7 @@ static bool load_base(const char *path)
 }
 
 /* Rows of @path's run that this one lacks follow, unless it was filtered. */
-static void print_base_table(const char *path, bool filtered)
+static void print_base_table(const char *path, bool filtered, bool quick)
 {
 	char change[32];
 	int i;
@@ -1124,8 +1127,9 @@ static void print_base_table(const char *path, bool filtered)
 		       path);
 		return;
 	}
-	printf("\nbase: %s %s\nnew:  %s %s\n", base_commit, base_date,
-	       run_commit, run_date);
+	printf("\nbase: %s %s%s\nnew:  %s %s%s\n", base_commit, base_date,
+	       base_quick ? " (quick)" : "", run_commit, run_date,
+	       quick ? " (quick)" : "");
 	table_header("base", "new");
 	for (i = 0; i < nr_metrics; i++) {
 		struct metric *m = &metrics[i];
@@ -1236,7 +1240,7 @@ int main(int argc, char **argv)
 		printf("upstream (Linux 6.1's lib/maple_tree.c): not in this run\n");
 	print_tables();
 	if (o.base)
-		print_base_table(o.base, o.filter);
+		print_base_table(o.base, o.filter, o.quick);
 	fflush(stdout);
 	if (!o.no_json)
 		write_json(&o);
