@@ -121,6 +121,8 @@ CHECK_PRE	:= @$(MAKE) --no-print-directory -s bench-check
 DEPS_PKGS	:= liburcu-dev pkg-config
 FUZZ_DEPS_PKGS	:= clang libclang-rt-14-dev
 CALLGRIND_PKGS	:= valgrind
+# make bench's chart of the mm/ ratios (scripts/bench-chart.sh).
+CHART_PKGS	:= gnuplot-nox
 
 # ---- output ----------------------------------------------------------------
 
@@ -152,7 +154,7 @@ endif
 # ---- targets ---------------------------------------------------------------
 
 .PHONY: all check check-asan check-tsan check-32 deps deps-32 deps-fuzz \
-	deps-callgrind install clean tests outside-check kernel-deps modules \
+	deps-callgrind deps-chart install clean tests outside-check kernel-deps modules \
 	check-kernel series FORCE
 .DEFAULT_GOAL	:= all
 
@@ -292,6 +294,9 @@ deps-fuzz:
 
 deps-callgrind:
 	$(call install_pkgs,$(CALLGRIND_PKGS),)
+
+deps-chart:
+	$(call install_pkgs,$(CHART_PKGS),)
 
 # The README's recipe for a program outside the tree, followed to the
 # letter: tools/testing/outside/prog.c built with pkg-config against

@@ -2314,6 +2314,9 @@ static void write_json(void)
 
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	/* make bench names both its files, the tree's and mm/'s, alike. */
+	if (getenv("BENCH_STAMP") && *getenv("BENCH_STAMP"))
+		snprintf(stamp, sizeof(stamp), "%s", getenv("BENCH_STAMP"));
 	if (mkdir(opts.out_dir, 0777) && errno != EEXIST)
 		die("mkdir %s: %s", opts.out_dir, strerror(errno));
 	for (n = 0; ; n++) {

@@ -11,8 +11,15 @@
 # names ending in _maple or _rbtree, and one runner prints the one summary.
 #
 #   make vma-bench    build/vma_bench (both backends, -O2, no debug checks)
-#                     and run it; VMA_BENCH_ARGS= passes arguments, e.g.
-#                     "--quick", "--runs 11", "--callgrind" (instructions/op)
+#                     and run it: the kernel test robot's workloads and the
+#                     micro-workloads, in the robot's table, plus a JSON
+#                     file in bench-results/; VMA_BENCH_ARGS= passes
+#                     arguments, e.g. "--quick", "--runs 11", "--filter
+#                     mmap1", "--no-json", "--callgrind" (instructions/op)
+#
+# make bench runs build/vma_bench_upstream instead when Debian's
+# linux-source-6.1 is there: the same program with a third backend, mm/
+# on Linux 6.1's own lib/maple_tree.c (tools/testing/bench/rules.mk).
 
 VMA_DIR		:= tools/testing/vma
 MM_SRCS		:= $(sort $(wildcard mm/*.c))
@@ -66,7 +73,7 @@ $(BUILD)/maple-test: $(VMA_TEST_BLOBS)
 # liburcu statically outside sanitizer builds, as tools/testing/bench/ does
 # (its call_rcu() from the shared library costs __tls_get_addr() calls).
 VMA_BENCH_LIBS	= $(if $(strip $(SANFLAGS)),-lurcu-memb,\
-		  -Wl,-Bstatic -lurcu-memb -lurcu-common -Wl,-Bdynamic) -lpthread
+		  -Wl,-Bstatic -lurcu-memb -lurcu-common -Wl,-Bdynamic) -lpthread -lm
 
 $(BUILD)/vma_bench: $(VMA_DIR)/vma_bench.c $(VMA_DIR)/bench_ops.h \
 		    $(VMA_BENCH_BLOBS) $(BUILD)/libmaple.a

@@ -1,41 +1,89 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vma_bench - mm/ on the maple tree against the pre-6.1 rbtree, same run.
+ * vma_bench - mm/ on the maple tree against the pre-6.1 rbtree (and, when
+ * make bench found Debian's linux-source-6.1, against Linux 6.1's own
+ * maple tree behind the same mm/), all in the same run.
  *
- * Workloads, each on an address space that already holds 100 or 1,000
- * VMAs (4 pages each, 128 KiB apart):
- *   mmap-munmap     mmap() of 32 anonymous pages without an address (the
- *                   top-down search), then munmap() of it (will-it-scale
- *                   mmap1's loop)
- *   fault           handle_fault(): mmap_read_lock, find_vma, access check
- *   fault-lockless  handle_fault_lockless(): lock_vma_under_rcu() on the
- *                   maple backend; the same as fault on the rbtree one
- *   iterate         every VMA in order under mmap_read_lock, per VMA:
- *                   for_each_vma() on the maple backend, the vm_next list
- *                   on the rbtree one (what exit, fork and
- *                   /proc/pid/maps walk)
- * Faults go to 4,096 random addresses inside the VMAs, in turn.
+ * The kernel test robot's workloads, as mm/ calls, timed for a fixed
+ * time (--ms, default 100 ms; 20 with --quick) by 1 task and by nproc
+ * tasks (the CPUs online, at least 2, at most 16), each a thread of this
+ * program; the figure is operations per second per task, as will-it-scale
+ * reports it:
+ *   mmap1        mmap() of 128 MiB anonymous memory, munmap() of it
+ *   mmap2        the same, MAP_SHARED of a file (mm/ models a file as an
+ *                identity only: no page cache, no reverse map)
+ *   brk1         the heap grows by a page from empty and shrinks back:
+ *                a VMA added and removed (two brk() calls, two ops)
+ *   brk2         the same above a heap of 33 pages: a VMA expanded and
+ *                contracted (two ops)
+ *   page_fault   handle_fault() at random addresses of an mm of 60 or
+ *                2,000 VMAs: the fault path's lookup under mmap_lock
+ *   page_test    aim9's: the heap grows by 64 pages, each page is
+ *                write-faulted, the heap shrinks back (one op)
+ *   fork         dup_mmap() of an mm of 100 or 1,000 VMAs, mmput() of it
+ *   execl        a new mm gets a process's 40 VMAs (an executable, six
+ *                libraries mapped as ld.so maps them, heap, stack, vdso),
+ *                then mmput()
+ * The first five run on an mm that already holds the same process layout
+ * (but page_fault, on its own VMAs).  Modes: "process", one mm per task,
+ * and "thread", the tasks share one mm and its mmap_lock; with one task
+ * both are the same, so thread mode is run with nproc tasks only, and the
+ * brk workloads, page_test, fork and execl (whose loops assume they own
+ * the mm) in process mode only.
  *
- * ns/op is the median of --runs rounds (default 7), each round timing
- * the maple and the rbtree backend one after the other, order alternating.
- * With --callgrind, instructions per op: the program runs itself under
- * valgrind's callgrind with N and 2N operations and divides the
- * difference by N, so the setup cancels out.  Nanoseconds on a shared
- * machine are noisy; compare the two columns of one run, not runs.
+ * And the older micro-workloads, timed by operation count, in ns/op, on
+ * an address space of 100 or 1,000 VMAs (4 pages each, 128 KiB apart):
+ *   vma.mmap-munmap     mmap() of 32 anonymous pages without an address,
+ *                       munmap() of it
+ *   vma.fault           handle_fault(): mmap_read_lock, find_vma, check
+ *   vma.fault-lockless  handle_fault_lockless(): lock_vma_under_rcu() on
+ *                       the maple backends, the same as fault on rbtree
+ *   vma.iterate         every VMA in order under mmap_read_lock:
+ *                       for_each_vma(), or the rbtree's vm_next list
  *
- * Usage: vma_bench [--quick] [--runs N] [--callgrind]
+ * Every measurement is repeated --runs times (7; 3 with --quick), the
+ * backends alternating (A B C, B C A, C A B, ...) so that a burst of noise
+ * on this shared machine lands on each in turn.  A value is the median of
+ * its rounds, ±N% their standard deviation relative to the mean, and
+ * %change the median of the per-round ratios maple/baseline, each ratio
+ * taken from two measurements made one after the other.
+ *
+ * Output: the kernel test robot's table, "rbtree %change maple metric",
+ * then "upstream %change maple metric", on stdout; the same data as JSON
+ * in bench-results/<stamp>-<commit>[-quick]-mm.json (BENCH_STAMP names
+ * the stamp, so make bench gives the tree's file and this one the same).
+ * With --base FILE, a third table compares this run's maple column with
+ * that of an earlier run ("base %change new"); FILE may also be the
+ * tree-level JSON of the same make bench run, whose "-mm" sibling is read.
+ * Progress goes to stderr.
+ *
+ * With --callgrind, instructions per op of the micro-workloads: the
+ * program runs itself under valgrind's callgrind with N and 2N operations
+ * and divides the difference by N, so the setup cancels out.
+ *
+ * Usage: vma_bench [--quick] [--runs N] [--ms N] [--filter STR]
+ *                  [--base FILE] [--no-json] [--out-dir DIR] [--callgrind]
  *        vma_bench --one BACKEND WORKLOAD VMAS OPS   (what callgrind runs)
+ *
+ * Conventions: ops a backend's entry points, mm an address space (opaque),
+ * t a task, wl a workload, b a backend's index, r a round.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/kernel.h>
 #include <linux/maple_tree.h>
 
 #include "bench_ops.h"
@@ -46,44 +94,421 @@
 #define B_VMA_LEN	(4 * B_PAGE)
 #define B_MAP_LEN	(32 * B_PAGE)
 #define B_ADDRS		4096
+#define B_MMAP1_LEN	(128UL << 20)
+#define B_HEAP_PAGES	33
+#define B_PAGE_TEST	64
+#define B_MAX_RUNS	99
+#define B_MAX_TASKS	16
+#define B_MAX_METRICS	96
+#define B_NAME_LEN	80
 
-static const struct vma_bench_ops *backends[] = {
-	&vma_bench_ops_maple, &vma_bench_ops_rbtree,
+#define RW	(BENCH_PROT_READ | BENCH_PROT_WRITE)
+#define RO	BENCH_PROT_READ
+#define RX	(BENCH_PROT_READ | BENCH_PROT_EXEC)
+
+static inline bool b_err(unsigned long a)
+{
+	return a >= (unsigned long)-4095;
+}
+
+static void __attribute__((noreturn, format(printf, 1, 2)))
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "vma_bench: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	exit(1);
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* ---- the backends of this run: maple first, the baselines after ---- */
+
+#define B_MAX_BACKENDS	3
+
+static const struct vma_bench_ops *backends[B_MAX_BACKENDS];
+static int nr_backends;
+
+static const struct vma_bench_ops *backend_by_name(const char *name)
+{
+	int b;
+
+	for (b = 0; b < nr_backends; b++)
+		if (!strcmp(backends[b]->name, name))
+			return backends[b];
+	return NULL;
+}
+
+/* ---- address-space layouts ---- */
+
+/* A file's identity: mm/ only compares vm_file. */
+static const void *file_id(int i)
+{
+	static char files[16];
+
+	return &files[i];
+}
+
+/* @nr VMAs of 4 pages, 128 KiB apart from B_BASE, every other writable. */
+static void populate(const struct vma_bench_ops *ops, void *mm,
+		     unsigned long nr)
+{
+	unsigned long i;
+
+	for (i = 0; i < nr; i++)
+		if (ops->mmap(mm, NULL, B_BASE + i * B_STEP, B_VMA_LEN,
+			      i & 1 ? RW : RO, BENCH_MAP_FIXED, 0) !=
+		    B_BASE + i * B_STEP)
+			die("%s: setup mmap failed", ops->name);
+	if ((unsigned long)ops->map_count(mm) != nr)
+		die("%s: %d VMAs, wanted %lu", ops->name, ops->map_count(mm),
+		    nr);
+}
+
+/*
+ * An ELF object as ld.so maps it: the whole span read-only, the text made
+ * executable, the data mapped over the end from further on in the file
+ * (its page offset jumps, so it never merges with what is before it) and
+ * its first page made read-only again (RELRO).  Five VMAs:
+ * r--, r-x, r--, r-- (relro), rw-.  Return: the address of the object.
+ */
+static unsigned long map_object(const struct vma_bench_ops *ops, void *mm,
+				const void *file, unsigned long addr,
+				unsigned long text, unsigned long ro)
+{
+	unsigned long span = (1 + text + ro + 2) * B_PAGE;
+	unsigned long data = (1 + text + ro) * B_PAGE;
+
+	addr = ops->mmap(mm, file, addr, span, RO,
+			 addr ? BENCH_MAP_FIXED : 0, 0);
+	if (b_err(addr) ||
+	    ops->mprotect(mm, addr + B_PAGE, text * B_PAGE, RX) ||
+	    ops->mmap(mm, file, addr + data, 2 * B_PAGE, RW, BENCH_MAP_FIXED,
+		      data / B_PAGE + 7) != addr + data ||
+	    ops->mprotect(mm, addr + data, B_PAGE, RO))
+		die("%s: cannot map an object", ops->name);
+	return addr;
+}
+
+#define B_PROCESS_VMAS	40
+#define B_PROCESS_NOHEAP (B_PROCESS_VMAS - 1)
+
+/*
+ * A small process, mapped in the order exec and ld.so map it: the
+ * stack (highest), vvar and vdso, the executable at 4 MiB with its bss,
+ * the heap (with @heap: B_HEAP_PAGES pages) and six libraries placed
+ * top-down below the vdso.  Return: the number of VMAs (40, or 39
+ * without the heap).
+ */
+static int build_process(const struct vma_bench_ops *ops, void *mm, bool heap)
+{
+	static const unsigned short lib_pages[6][2] = {
+		{ 40, 8 }, { 400, 100 }, { 24, 6 }, { 16, 4 }, { 60, 20 },
+		{ 8, 2 },
+	};
+	unsigned long exe, brk;
+	int i;
+
+	if (b_err(ops->mmap(mm, NULL, 0, 33 * B_PAGE, RW, 0, 0)) ||
+	    b_err(ops->mmap(mm, NULL, 0, 4 * B_PAGE, RO, 0, 0)) ||
+	    b_err(ops->mmap(mm, NULL, 0, 2 * B_PAGE, RX, 0, 0)))
+		die("%s: cannot map the stack or vdso", ops->name);
+	exe = map_object(ops, mm, file_id(0), 0x400000, 80, 20);
+	if (ops->mmap(mm, NULL, exe + 103 * B_PAGE, 4 * B_PAGE, RW,
+		      BENCH_MAP_FIXED, 0) != exe + 103 * B_PAGE)
+		die("%s: cannot map the bss", ops->name);
+	if (heap) {
+		brk = ops->start_brk(mm) + B_HEAP_PAGES * B_PAGE;
+		if (ops->brk(mm, brk) != brk)
+			die("%s: cannot grow the heap", ops->name);
+	}
+	for (i = 0; i < 6; i++)
+		map_object(ops, mm, file_id(1 + i), 0, lib_pages[i][0],
+			   lib_pages[i][1]);
+	return ops->map_count(mm);
+}
+
+/* ---- the robot's workloads: fixed time, ops/s per task ---- */
+
+struct task {
+	const struct vma_bench_ops *ops;
+	const struct robot_wl *wl;
+	void *mm;
+	unsigned long a;	/* workload state: a brk, an address */
+	unsigned long long rng;	/* 64-bit xorshift, on 32-bit builds too */
+	unsigned long done;	/* operations in the timed part */
+	double t_end;
+	int err;
+	pthread_t thread;
 };
 
-static const char * const workloads[] = {
+#define MODE_P1		0x1	/* process mode, 1 task */
+#define MODE_PN		0x2	/* process mode, nr_tasks_n tasks */
+#define MODE_TN		0x4	/* thread mode, nr_tasks_n tasks, one mm */
+
+/* The "nproc" of the modes: the CPUs online, at least 2, at most 16. */
+static int nr_tasks_n = 2;
+
+struct robot_wl {
+	const char *suite;	/* first part of the metric's name, or NULL */
+	const char *name;
+	unsigned long nr;	/* VMAs of its own layout (0: none) */
+	unsigned int modes;
+	unsigned int ops_per_iter;
+	/* Fill a new mm (once per mm; NULL: the process layout). */
+	void (*prepare_mm)(const struct vma_bench_ops *ops, void *mm,
+			   unsigned long nr);
+	/* Per task, after its mm is ready (may be NULL). */
+	void (*prepare)(struct task *t, int idx);
+	/* One iteration; 0, or -1 if something failed. */
+	int (*iter)(struct task *t);
+};
+
+static void prep_process(const struct vma_bench_ops *ops, void *mm,
+			 unsigned long nr)
+{
+	(void)nr;
+	if (build_process(ops, mm, false) != B_PROCESS_NOHEAP)
+		die("%s: the process layout has %d VMAs, not %d", ops->name,
+		    ops->map_count(mm), B_PROCESS_NOHEAP);
+}
+
+static void prep_none(const struct vma_bench_ops *ops, void *mm,
+		      unsigned long nr)
+{
+	(void)ops;
+	(void)mm;
+	(void)nr;
+}
+
+static int iter_mmap1(struct task *t)
+{
+	unsigned long a = t->ops->mmap(t->mm, NULL, 0, B_MMAP1_LEN, RW, 0, 0);
+
+	if (b_err(a))
+		return -1;
+	return t->ops->munmap(t->mm, a, B_MMAP1_LEN) ? -1 : 0;
+}
+
+static int iter_mmap2(struct task *t)
+{
+	unsigned long a = t->ops->mmap(t->mm, file_id(8), 0, B_MMAP1_LEN, RW,
+				       BENCH_MAP_SHARED, 0);
+
+	if (b_err(a))
+		return -1;
+	return t->ops->munmap(t->mm, a, B_MMAP1_LEN) ? -1 : 0;
+}
+
+/* brk1: the heap is empty, t->a its start. */
+static void prep_brk1(struct task *t, int idx)
+{
+	(void)idx;
+	t->a = t->ops->start_brk(t->mm);
+}
+
+/* brk2: a heap of B_HEAP_PAGES pages; t->a its end. */
+static void prep_brk2(struct task *t, int idx)
+{
+	(void)idx;
+	t->a = t->ops->start_brk(t->mm) + B_HEAP_PAGES * B_PAGE;
+	if (t->ops->brk(t->mm, t->a) != t->a)
+		die("%s: cannot grow the heap", t->ops->name);
+}
+
+static int iter_brk(struct task *t)
+{
+	if (t->ops->brk(t->mm, t->a + B_PAGE) != t->a + B_PAGE ||
+	    t->ops->brk(t->mm, t->a) != t->a)
+		return -1;
+	return 0;
+}
+
+static void prep_page_fault(struct task *t, int idx)
+{
+	t->rng = 0x9e3779b97f4a7c15ULL * (idx + 1);
+}
+
+static int iter_page_fault(struct task *t)
+{
+	unsigned long long x = t->rng;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	t->rng = x;
+	return t->ops->fault(t->mm, B_BASE + ((x >> 20) % t->wl->nr) * B_STEP +
+			     (x & (B_VMA_LEN - 1)), false) ? -1 : 0;
+}
+
+static void prep_page_test(struct task *t, int idx)
+{
+	prep_brk2(t, idx);
+}
+
+static int iter_page_test(struct task *t)
+{
+	unsigned long end = t->a + B_PAGE_TEST * B_PAGE, p;
+
+	if (t->ops->brk(t->mm, end) != end)
+		return -1;
+	for (p = t->a; p < end; p += B_PAGE)
+		if (t->ops->fault(t->mm, p, true))
+			return -1;
+	return t->ops->brk(t->mm, t->a) == t->a ? 0 : -1;
+}
+
+static int iter_fork(struct task *t)
+{
+	void *child = t->ops->fork(t->mm);
+
+	if (!child)
+		return -1;
+	t->ops->mm_put(child);
+	return 0;
+}
+
+static int iter_execl(struct task *t)
+{
+	void *mm = t->ops->mm_new();
+
+	if (!mm)
+		return -1;
+	if (build_process(t->ops, mm, true) != B_PROCESS_VMAS)
+		return -1;
+	t->ops->mm_put(mm);
+	return 0;
+}
+
+static const struct robot_wl robot_wls[] = {
+	{ "will-it-scale", "mmap1", 0, MODE_P1 | MODE_PN | MODE_TN, 1,
+	  prep_process, NULL, iter_mmap1 },
+	{ "will-it-scale", "mmap2", 0, MODE_P1 | MODE_PN | MODE_TN, 1,
+	  prep_process, NULL, iter_mmap2 },
+	{ "will-it-scale", "brk1", 0, MODE_P1 | MODE_PN, 2,
+	  prep_process, prep_brk1, iter_brk },
+	{ "will-it-scale", "brk2", 0, MODE_P1 | MODE_PN, 2,
+	  prep_process, prep_brk2, iter_brk },
+	{ "will-it-scale", "page_fault", 60, MODE_P1 | MODE_PN | MODE_TN, 1,
+	  populate, prep_page_fault, iter_page_fault },
+	{ "will-it-scale", "page_fault", 2000, MODE_P1 | MODE_PN | MODE_TN, 1,
+	  populate, prep_page_fault, iter_page_fault },
+	{ "aim9", "page_test", 0, MODE_P1 | MODE_PN, 1,
+	  prep_process, prep_page_test, iter_page_test },
+	{ NULL, "fork", 100, MODE_P1 | MODE_PN, 1,
+	  populate, NULL, iter_fork },
+	{ NULL, "fork", 1000, MODE_P1 | MODE_PN, 1,
+	  populate, NULL, iter_fork },
+	{ "unixbench", "execl", 0, MODE_P1 | MODE_PN, 1,
+	  prep_none, NULL, iter_execl },
+};
+
+#define NR_ROBOT_WLS	ARRAY_SIZE(robot_wls)
+#define WARM_ITERS	4
+
+static int bench_ready, bench_go, bench_stop;
+static double bench_t0;
+
+static void *task_main(void *arg)
+{
+	struct task *t = arg;
+	unsigned long n = 0;
+	int i;
+
+	for (i = 0; i < WARM_ITERS && !t->err; i++)
+		t->err = t->wl->iter(t);
+	__atomic_add_fetch(&bench_ready, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&bench_go, __ATOMIC_ACQUIRE))
+		sched_yield();
+	while (!t->err && !__atomic_load_n(&bench_stop, __ATOMIC_RELAXED)) {
+		t->err = t->wl->iter(t);
+		n++;
+	}
+	t->t_end = now_ns();
+	t->done = n * t->wl->ops_per_iter;
+	return NULL;
+}
+
+/* One measurement: operations per second per task over @ms. */
+static double robot_measure(const struct vma_bench_ops *ops,
+			    const struct robot_wl *wl, int mode,
+			    unsigned int ms)
+{
+	int i, nr_tasks = mode == MODE_P1 ? 1 : nr_tasks_n;
+	int nr_mm = mode == MODE_TN ? 1 : nr_tasks;
+	struct task tasks[B_MAX_TASKS] = { };
+	void *mms[B_MAX_TASKS];
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	double rate = 0;
+
+	bench_ready = bench_go = bench_stop = 0;
+	for (i = 0; i < nr_mm; i++) {
+		mms[i] = ops->mm_new();
+		if (!mms[i])
+			die("%s: mm_new failed", ops->name);
+		wl->prepare_mm(ops, mms[i], wl->nr);
+	}
+	for (i = 0; i < nr_tasks; i++) {
+		tasks[i].ops = ops;
+		tasks[i].wl = wl;
+		tasks[i].mm = mms[i % nr_mm];
+		if (wl->prepare)
+			wl->prepare(&tasks[i], i);
+	}
+	for (i = 0; i < nr_tasks; i++)
+		if (pthread_create(&tasks[i].thread, NULL, task_main,
+				   &tasks[i]))
+			die("pthread_create failed");
+	while (__atomic_load_n(&bench_ready, __ATOMIC_ACQUIRE) < nr_tasks)
+		sched_yield();
+	bench_t0 = now_ns();
+	__atomic_store_n(&bench_go, 1, __ATOMIC_RELEASE);
+	nanosleep(&ts, NULL);
+	__atomic_store_n(&bench_stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < nr_tasks; i++) {
+		pthread_join(tasks[i].thread, NULL);
+		if (tasks[i].err)
+			die("%s: %s failed", ops->name, wl->name);
+		rate += tasks[i].done * 1e9 / (tasks[i].t_end - bench_t0);
+	}
+	for (i = 0; i < nr_mm; i++)
+		ops->mm_put(mms[i]);
+	return rate / nr_tasks;
+}
+
+/* ---- the micro-workloads: fixed count, ns/op ---- */
+
+static const char * const micro_wls[] = {
 	"mmap-munmap", "fault", "fault-lockless", "iterate",
 };
 
-#define NR_WORKLOADS	(sizeof(workloads) / sizeof(workloads[0]))
+#define NR_MICRO_WLS	ARRAY_SIZE(micro_wls)
 
-static const unsigned long sizes[] = { 100, 1000 };
+static const unsigned long micro_sizes[] = { 100, 1000 };
 
 static unsigned long addrs[B_ADDRS];
 
-static void *setup(const struct vma_bench_ops *ops, unsigned long nr)
+static void *micro_setup(const struct vma_bench_ops *ops, unsigned long nr)
 {
 	void *mm = ops->mm_new();
-	unsigned long i, seed = 12345;
+	unsigned long long seed = 12345;
+	unsigned long i;
 
-	if (!mm) {
-		fprintf(stderr, "vma_bench: mm_new failed\n");
-		exit(1);
-	}
-	for (i = 0; i < nr; i++) {
-		if (ops->mmap_anon(mm, B_BASE + i * B_STEP, B_VMA_LEN, i & 1) !=
-		    B_BASE + i * B_STEP) {
-			fprintf(stderr, "vma_bench: setup mmap failed\n");
-			exit(1);
-		}
-	}
-	if ((unsigned long)ops->map_count(mm) != nr) {
-		fprintf(stderr, "vma_bench: %d VMAs, wanted %lu\n",
-			ops->map_count(mm), nr);
-		exit(1);
-	}
+	if (!mm)
+		die("%s: mm_new failed", ops->name);
+	populate(ops, mm, nr);
 	for (i = 0; i < B_ADDRS; i++) {
-		seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
 		addrs[i] = B_BASE + ((seed >> 33) % nr) * B_STEP +
 			   ((seed >> 13) % B_VMA_LEN);
 	}
@@ -91,37 +516,38 @@ static void *setup(const struct vma_bench_ops *ops, unsigned long nr)
 }
 
 /* The measured loops; out of line so they show up as such in a profile. */
-static noinline int loop_mmap(const struct vma_bench_ops *ops,
-					       void *mm, unsigned long n)
+static noinline int loop_mmap(const struct vma_bench_ops *ops, void *mm,
+			      unsigned long n)
 {
 	unsigned long i;
 
 	for (i = 0; i < n; i++) {
-		unsigned long a = ops->mmap_anon(mm, 0, B_MAP_LEN, 1);
+		unsigned long a = ops->mmap(mm, NULL, 0, B_MAP_LEN, RW, 0, 0);
 
-		if (a >= (unsigned long)-4095 || ops->munmap(mm, a, B_MAP_LEN))
+		if (b_err(a) || ops->munmap(mm, a, B_MAP_LEN))
 			return -1;
 	}
 	return 0;
 }
 
-static noinline int loop_fault(const struct vma_bench_ops *ops,
-						void *mm, unsigned long n,
-						bool lockless)
+static noinline int loop_fault(const struct vma_bench_ops *ops, void *mm,
+			       unsigned long n, bool lockless)
 {
-	int (*fault)(void *, unsigned long) =
-		lockless ? ops->fault_lockless : ops->fault;
 	unsigned long i;
 
-	for (i = 0; i < n; i++)
-		if (fault(mm, addrs[i & (B_ADDRS - 1)]))
+	for (i = 0; i < n; i++) {
+		unsigned long addr = addrs[i & (B_ADDRS - 1)];
+
+		if (lockless ? ops->fault_lockless(mm, addr) :
+			       ops->fault(mm, addr, false))
 			return -1;
+	}
 	return 0;
 }
 
 /* @n VMAs visited, in whole passes (the last one may go past @n). */
-static noinline int loop_iterate(const struct vma_bench_ops *ops,
-				 void *mm, unsigned long n)
+static noinline int loop_iterate(const struct vma_bench_ops *ops, void *mm,
+				 unsigned long n)
 {
 	unsigned long seen = 0, nr = ops->map_count(mm);
 
@@ -133,8 +559,8 @@ static noinline int loop_iterate(const struct vma_bench_ops *ops,
 	return 0;
 }
 
-static int run(const struct vma_bench_ops *ops, int w, void *mm,
-	       unsigned long n)
+static int micro_run(const struct vma_bench_ops *ops, int w, void *mm,
+		     unsigned long n)
 {
 	if (w == 0)
 		return loop_mmap(ops, mm, n);
@@ -143,37 +569,19 @@ static int run(const struct vma_bench_ops *ops, int w, void *mm,
 	return loop_fault(ops, mm, n, w == 2);
 }
 
-static double now_ns(void)
+static double micro_measure(const struct vma_bench_ops *ops, int w,
+			    unsigned long nr, unsigned long n)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static double timed(const struct vma_bench_ops *ops, int w, unsigned long nr,
-		    unsigned long n)
-{
-	void *mm = setup(ops, nr);
+	void *mm = micro_setup(ops, nr);
 	double t0, t1;
 
-	run(ops, w, mm, n / 10);	/* warm up */
+	micro_run(ops, w, mm, n / 10);	/* warm up */
 	t0 = now_ns();
-	if (run(ops, w, mm, n)) {
-		fprintf(stderr, "vma_bench: %s %s failed\n", ops->name,
-			workloads[w]);
-		exit(1);
-	}
+	if (micro_run(ops, w, mm, n))
+		die("%s: %s failed", ops->name, micro_wls[w]);
 	t1 = now_ns();
 	ops->mm_put(mm);
 	return (t1 - t0) / n;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* ---- callgrind ---- */
@@ -199,7 +607,7 @@ static int callgrind_ir(const char *self, const char *backend, int w,
 		if (!freopen("/dev/null", "w", stderr))
 			_exit(127);
 		execlp("valgrind", "valgrind", "--tool=callgrind", file_arg,
-		       self, "--one", backend, workloads[w], arg_nr, arg_n,
+		       self, "--one", backend, micro_wls[w], arg_nr, arg_n,
 		       (char *)NULL);
 		_exit(127);
 	}
@@ -232,84 +640,609 @@ static double insn_per_op(const char *self, const char *backend, int w,
 
 static int one(char **argv)
 {
-	const struct vma_bench_ops *ops = NULL;
+	const struct vma_bench_ops *ops = backend_by_name(argv[0]);
 	unsigned long nr = strtoul(argv[2], NULL, 0);
 	unsigned long n = strtoul(argv[3], NULL, 0);
 	unsigned int i;
 	int w = -1;
 	void *mm;
 
-	for (i = 0; i < 2; i++)
-		if (!strcmp(argv[0], backends[i]->name))
-			ops = backends[i];
-	for (i = 0; i < NR_WORKLOADS; i++)
-		if (!strcmp(argv[1], workloads[i]))
+	for (i = 0; i < NR_MICRO_WLS; i++)
+		if (!strcmp(argv[1], micro_wls[i]))
 			w = i;
 	if (!ops || w < 0)
 		return 2;
-	mm = setup(ops, nr);
-	if (run(ops, w, mm, n))
+	mm = micro_setup(ops, nr);
+	if (micro_run(ops, w, mm, n))
 		return 1;
 	ops->mm_put(mm);
 	return 0;
 }
 
+/* ---- metrics ---- */
+
+struct metric {
+	char name[B_NAME_LEN];
+	int nr;				/* rounds */
+	double v[B_MAX_BACKENDS][B_MAX_RUNS];
+	double med[B_MAX_BACKENDS];
+	double rsd[B_MAX_BACKENDS];	/* %, of the mean */
+	double change[B_MAX_BACKENDS];	/* maple against backend b, % */
+};
+
+static struct metric metrics[B_MAX_METRICS];
+static int nr_metrics;
+
+static struct metric *metric_new(const char *name)
+{
+	struct metric *m;
+
+	if (nr_metrics == B_MAX_METRICS)
+		die("too many metrics");
+	m = &metrics[nr_metrics++];
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	return m;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(const double *v, int n)
+{
+	double s[B_MAX_RUNS];
+
+	memcpy(s, v, n * sizeof(*v));
+	qsort(s, n, sizeof(*s), cmp_double);
+	return n & 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+static void metric_finish(struct metric *m)
+{
+	double ratio[B_MAX_RUNS];
+	int b, r;
+
+	for (b = 0; b < nr_backends; b++) {
+		double mean = 0, var = 0;
+
+		for (r = 0; r < m->nr; r++)
+			mean += m->v[b][r];
+		mean /= m->nr;
+		for (r = 0; r < m->nr; r++)
+			var += (m->v[b][r] - mean) * (m->v[b][r] - mean);
+		m->med[b] = median(m->v[b], m->nr);
+		m->rsd[b] = m->nr > 1 && mean ?
+			    100 * sqrt(var / (m->nr - 1)) / mean : 0;
+		for (r = 0; r < m->nr; r++)
+			ratio[r] = m->v[b][r] ? m->v[0][r] / m->v[b][r] : 0;
+		m->change[b] = 100 * (median(ratio, m->nr) - 1);
+	}
+}
+
+/* ---- the run ---- */
+
+struct run_opts {
+	bool quick, callgrind, no_json;
+	int runs;
+	unsigned int ms;
+	const char *filter, *base, *out_dir;
+};
+
+static bool wanted(const struct run_opts *o, const char *name)
+{
+	return !o->filter || strstr(name, o->filter);
+}
+
+static void progress(int n, int of, const char *name, int r, int runs)
+{
+	bool tty = isatty(2);
+
+	fprintf(stderr, "%svma_bench: [%d/%d] %s: round %d of %d%s",
+		tty ? "\r\033[K" : "", n, of, name, r + 1, runs,
+		tty ? "" : "\n");
+}
+
+/*
+ * The backend measured @k-th in round @r: each round starts one later
+ * (A B C, B C A, C A B, ...).
+ */
+static int round_backend(int r, int k)
+{
+	return (r + k) % nr_backends;
+}
+
+static void robot_name(char *buf, size_t size, const struct robot_wl *wl,
+		       int mode)
+{
+	char vmas[32] = "";
+
+	if (wl->nr)
+		snprintf(vmas, sizeof(vmas), ".%luvmas", wl->nr);
+	snprintf(buf, size, "%s%s%s%s.%s.%d.per_%s_ops",
+		 wl->suite ? wl->suite : "", wl->suite ? "." : "", wl->name,
+		 vmas, mode == MODE_TN ? "thread" : "process",
+		 mode == MODE_P1 ? 1 : nr_tasks_n,
+		 mode == MODE_TN ? "thread" : "process");
+}
+
+static int count_all(const struct run_opts *o)
+{
+	char name[B_NAME_LEN];
+	unsigned int i, s;
+	int mode, n = 0;
+
+	for (i = 0; i < NR_ROBOT_WLS; i++)
+		for (mode = MODE_P1; mode <= MODE_TN; mode <<= 1) {
+			robot_name(name, sizeof(name), &robot_wls[i], mode);
+			n += (robot_wls[i].modes & mode) && wanted(o, name);
+		}
+	for (i = 0; i < NR_MICRO_WLS; i++)
+		for (s = 0; s < 2; s++) {
+			snprintf(name, sizeof(name), "vma.%s.%luvmas.ns_per_op",
+				 micro_wls[i], micro_sizes[s]);
+			n += wanted(o, name);
+		}
+	return n;
+}
+
+static void run_all(const struct run_opts *o, const char *self)
+{
+	char name[B_NAME_LEN];
+	int mode, r, k, b, n = 0, of = count_all(o);
+	unsigned int i, s;
+	struct metric *m;
+
+	for (i = 0; i < NR_ROBOT_WLS; i++) {
+		const struct robot_wl *wl = &robot_wls[i];
+
+		for (mode = MODE_P1; mode <= MODE_TN; mode <<= 1) {
+			if (!(wl->modes & mode))
+				continue;
+			robot_name(name, sizeof(name), wl, mode);
+			if (!wanted(o, name))
+				continue;
+			m = metric_new(name);
+			m->nr = o->runs;
+			n++;
+			for (r = 0; r < o->runs; r++) {
+				progress(n, of, name, r, o->runs);
+				for (k = 0; k < nr_backends; k++) {
+					b = round_backend(r, k);
+					m->v[b][r] = robot_measure(backends[b],
+								   wl, mode,
+								   o->ms);
+				}
+			}
+			metric_finish(m);
+		}
+	}
+	for (i = 0; i < NR_MICRO_WLS; i++) {
+		for (s = 0; s < 2; s++) {
+			unsigned long ops = (i == 0 ? 100000 : 1000000) /
+					    (o->quick ? 20 : 1);
+
+			snprintf(name, sizeof(name), "vma.%s.%luvmas.ns_per_op",
+				 micro_wls[i], micro_sizes[s]);
+			if (!wanted(o, name))
+				continue;
+			m = metric_new(name);
+			m->nr = o->runs;
+			n++;
+			for (r = 0; r < o->runs; r++) {
+				progress(n, of, name, r, o->runs);
+				for (k = 0; k < nr_backends; k++) {
+					b = round_backend(r, k);
+					m->v[b][r] = micro_measure(backends[b],
+								   i,
+								   micro_sizes[s],
+								   ops);
+				}
+			}
+			metric_finish(m);
+			if (!o->callgrind)
+				continue;
+			snprintf(name, sizeof(name),
+				 "vma.%s.%luvmas.insn_per_op", micro_wls[i],
+				 micro_sizes[s]);
+			m = metric_new(name);
+			m->nr = 1;
+			for (b = 0; b < nr_backends; b++) {
+				fprintf(stderr, "%svma_bench: callgrind %s %s%s",
+					isatty(2) ? "\r\033[K" : "",
+					backends[b]->name, name,
+					isatty(2) ? "" : "\n");
+				m->v[b][0] = insn_per_op(self,
+							 backends[b]->name, i,
+							 micro_sizes[s]);
+			}
+			metric_finish(m);
+		}
+	}
+	if (isatty(2))
+		fprintf(stderr, "\r\033[K");
+}
+
+/* ---- the robot's table ---- */
+
+/* "  12.3 ±  2%" in 16 columns, or blanks. */
+static const char *fmt_value(char *buf, size_t size, double v, double rsd,
+			     bool have)
+{
+	char sd[16] = "";
+
+	if (!have) {
+		snprintf(buf, size, "%16s", "");
+		return buf;
+	}
+	if (rsd >= 0.5)
+		snprintf(sd, sizeof(sd), " ±%3.0f%%", rsd);
+	if (fabs(v) >= 1000)
+		snprintf(buf, size, "%10.0f%6s", v, sd);
+	else if (fabs(v) >= 10)
+		snprintf(buf, size, "%10.1f%6s", v, sd);
+	else
+		snprintf(buf, size, "%10.2f%6s", v, sd);
+	return buf;
+}
+
+static void table_header(const char *base, const char *new)
+{
+	printf("\n%16s %27s\n", base, new);
+	printf("---------------- ---------------------------\n");
+	printf("         %%stddev     %%change         %%stddev\n");
+	printf("             \\          |                \\\n");
+}
+
+static void table_row(double bv, double brsd, bool bhave, const char *change,
+		      double nv, double nrsd, bool nhave, const char *name)
+{
+	char a[32], c[32];
+
+	printf("%s %10s %s  %s\n", fmt_value(a, sizeof(a), bv, brsd, bhave),
+	       change, fmt_value(c, sizeof(c), nv, nrsd, nhave), name);
+}
+
+static void print_tables(void)
+{
+	char change[32];
+	int b, i;
+
+	for (b = 1; b < nr_backends; b++) {
+		table_header(backends[b]->name, backends[0]->name);
+		for (i = 0; i < nr_metrics; i++) {
+			struct metric *m = &metrics[i];
+
+			snprintf(change, sizeof(change), "%+.1f%%",
+				 m->change[b]);
+			table_row(m->med[b], m->rsd[b], true, change,
+				  m->med[0], m->rsd[0], true, m->name);
+		}
+	}
+}
+
+/* ---- JSON ---- */
+
+static char run_commit[64], run_date[32];
+
+static void read_commit(char *buf, size_t size)
+{
+	const char *env = getenv("BENCH_COMMIT");
+	char line[64] = "";
+	FILE *p;
+
+	if (env && *env) {
+		snprintf(buf, size, "%s", env);
+		return;
+	}
+	snprintf(buf, size, "unknown");
+	p = popen("git rev-parse --short HEAD 2>/dev/null", "r");
+	if (!p)
+		return;
+	if (fgets(line, sizeof(line), p))
+		line[strcspn(line, "\r\n")] = '\0';
+	if (pclose(p) == 0 && line[0]) {
+		int dirty = system("git diff --quiet HEAD -- 2>/dev/null");
+
+		snprintf(buf, size, "%s%s", line, dirty ? "-dirty" : "");
+	}
+}
+
+/*
+ * One object per backend under "metrics" (medians), "rsd_pct" and, for
+ * the baselines, "change_pct" (maple against it); one value a line, which
+ * is what json_read_maple() relies on.
+ */
+static void json_section(FILE *f, const char *key, int what)
+{
+	int b, i;
+
+	fprintf(f, ",\n  \"%s\": {", key);
+	for (b = what == 2 ? 1 : 0; b < nr_backends; b++) {
+		fprintf(f, "%s\n    \"%s\": {", b > (what == 2) ? "," : "",
+			backends[b]->name);
+		for (i = 0; i < nr_metrics; i++) {
+			const struct metric *m = &metrics[i];
+			double v = what == 0 ? m->med[b] :
+				   what == 1 ? m->rsd[b] : m->change[b];
+
+			fprintf(f, "%s\n      \"%s\": %.4f", i ? "," : "",
+				m->name, v);
+		}
+		fprintf(f, "\n    }");
+	}
+	fprintf(f, "\n  }");
+}
+
+static void write_json(const struct run_opts *o)
+{
+	char path[1024], stamp[32];
+	const char *env = getenv("BENCH_STAMP");
+	time_t now = time(NULL);
+	struct tm tm;
+	int b;
+	FILE *f;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	if (env && *env)
+		snprintf(stamp, sizeof(stamp), "%s", env);
+	if (mkdir(o->out_dir, 0777) && errno != EEXIST)
+		die("mkdir %s: %s", o->out_dir, strerror(errno));
+	snprintf(path, sizeof(path), "%s/%s-%s%s-mm.json", o->out_dir, stamp,
+		 run_commit, o->quick ? "-quick" : "");
+	f = fopen(path, "w");
+	if (!f)
+		die("cannot write %s: %s", path, strerror(errno));
+	fprintf(f, "{\n  \"commit\": \"%s\",\n  \"date\": \"%s\",\n"
+		"  \"quick\": %s,\n  \"rounds\": %d,\n  \"ms\": %u,\n"
+		"  \"backends\": [", run_commit, run_date,
+		o->quick ? "true" : "false", o->runs, o->ms);
+	for (b = 0; b < nr_backends; b++)
+		fprintf(f, "%s\"%s\"", b ? ", " : "", backends[b]->name);
+	fprintf(f, "]");
+	json_section(f, "metrics", 0);
+	json_section(f, "rsd_pct", 1);
+	json_section(f, "change_pct", 2);
+	fprintf(f, "\n}\n");
+	if (fclose(f))
+		die("cannot write %s", path);
+	fprintf(stderr, "vma_bench: wrote %s\n", path);
+}
+
+struct base_metric {
+	char name[B_NAME_LEN];
+	double value, rsd;
+	bool have_rsd;
+};
+
+static struct base_metric base_m[B_MAX_METRICS];
+static int nr_base;
+static char base_commit[64], base_date[32];
+static bool base_quick;
+
+static struct base_metric *base_find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < nr_base; i++)
+		if (!strcmp(base_m[i].name, name))
+			return &base_m[i];
+	return NULL;
+}
+
+static void json_field(const char *line, const char *key, char *buf,
+		       size_t size)
+{
+	const char *p = strstr(line, key);
+
+	if (p)
+		p = strchr(p + strlen(key), '"');
+	if (!p)
+		return;
+	snprintf(buf, size, "%.*s", (int)strcspn(p + 1, "\""), p + 1);
+}
+
+/*
+ * The maple medians and spreads of a file write_json() wrote.  Return:
+ * the number of metrics read (0 if the file has none, or is not there).
+ */
+static int json_read_maple(const char *path)
+{
+	char line[512], name[B_NAME_LEN];
+	int section = -1, in_maple = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return 0;
+	nr_base = 0;
+	while (fgets(line, sizeof(line), f)) {
+		struct base_metric *bm;
+		double v;
+
+		json_field(line, "\"commit\":", base_commit,
+			   sizeof(base_commit));
+		json_field(line, "\"date\":", base_date, sizeof(base_date));
+		if (strstr(line, "\"quick\": true"))
+			base_quick = true;
+		if (strstr(line, "\"metrics\": {"))
+			section = 0;
+		else if (strstr(line, "\"rsd_pct\": {"))
+			section = 1;
+		else if (strstr(line, "\"change_pct\": {"))
+			section = 2;
+		if (strstr(line, "\"maple\": {")) {
+			in_maple = 1;
+			continue;
+		}
+		if (strchr(line, '}'))
+			in_maple = 0;
+		if (!in_maple || section > 1 ||
+		    sscanf(line, " \"%79[^\"]\": %lf", name, &v) != 2)
+			continue;
+		bm = base_find(name);
+		if (!bm && section == 0 && nr_base < B_MAX_METRICS) {
+			bm = &base_m[nr_base++];
+			snprintf(bm->name, sizeof(bm->name), "%s", name);
+		}
+		if (!bm)
+			continue;
+		if (section == 0) {
+			bm->value = v;
+		} else {
+			bm->rsd = v;
+			bm->have_rsd = true;
+		}
+	}
+	fclose(f);
+	return nr_base;
+}
+
+/* @path, or its "-mm" sibling (the tree's JSON of the same make bench). */
+static bool load_base(const char *path)
+{
+	char sib[1024];
+	size_t len = strlen(path);
+
+	if (json_read_maple(path))
+		return true;
+	if (len > 5 && !strcmp(path + len - 5, ".json")) {
+		snprintf(sib, sizeof(sib), "%.*s-mm.json", (int)(len - 5), path);
+		if (json_read_maple(sib))
+			return true;
+	}
+	return false;
+}
+
+/* Rows of @path's run that this one lacks follow, unless it was filtered. */
+static void print_base_table(const char *path, bool filtered, bool quick)
+{
+	char change[32];
+	int i;
+
+	if (!load_base(path)) {
+		printf("\nvma_bench: no mm/ results in %s (nor in its -mm.json sibling)\n",
+		       path);
+		return;
+	}
+	printf("\nbase: %s %s%s\nnew:  %s %s%s\n", base_commit, base_date,
+	       base_quick ? " (quick)" : "", run_commit, run_date,
+	       quick ? " (quick)" : "");
+	table_header("base", "new");
+	for (i = 0; i < nr_metrics; i++) {
+		struct metric *m = &metrics[i];
+		struct base_metric *bm = base_find(m->name);
+
+		change[0] = '\0';
+		if (bm && bm->value)
+			snprintf(change, sizeof(change), "%+.1f%%",
+				 100 * (m->med[0] - bm->value) / bm->value);
+		table_row(bm ? bm->value : 0, bm ? bm->rsd : 0, bm, change,
+			  m->med[0], m->rsd[0], true, m->name);
+	}
+	for (i = 0; i < nr_base && !filtered; i++) {
+		int j;
+
+		for (j = 0; j < nr_metrics; j++)
+			if (!strcmp(metrics[j].name, base_m[i].name))
+				break;
+		if (j == nr_metrics)
+			table_row(base_m[i].value, base_m[i].rsd, true, "",
+				  0, 0, false, base_m[i].name);
+	}
+}
+
+/* ---- main ---- */
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: vma_bench [--quick] [--runs N] [--ms N] [--filter STR]\n"
+		"                 [--base FILE] [--no-json] [--no-upstream]\n"
+		"                 [--out-dir DIR] [--callgrind]\n"
+		"       vma_bench --one BACKEND WORKLOAD VMAS OPS\n");
+	exit(2);
+}
+
 int main(int argc, char **argv)
 {
-	bool quick = false, callgrind = false;
-	int runs = 7, i, w, s, b;
+	struct run_opts o = { .runs = 7, .ms = 100, .out_dir = "bench-results" };
+	bool upstream = true;
+	time_t now = time(NULL);
+	struct tm tm;
+	int i, b;
 
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--no-upstream"))
+			upstream = false;
+		else if (!strcmp(argv[i], "--one"))
+			break;
+	}
+	backends[nr_backends++] = &vma_bench_ops_maple;
+	backends[nr_backends++] = &vma_bench_ops_rbtree;
+	if (&vma_bench_ops_upstream && upstream)
+		backends[nr_backends++] = &vma_bench_ops_upstream;
 	maple_tree_init();
+	for (b = 0; b < nr_backends; b++)
+		if (backends[b]->init)
+			backends[b]->init();
+
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick")) {
-			quick = true;
-			runs = 3;
+			o.quick = true;
+			o.runs = 3;
+			o.ms = 20;
 		} else if (!strcmp(argv[i], "--callgrind")) {
-			callgrind = true;
+			o.callgrind = true;
+		} else if (!strcmp(argv[i], "--no-json")) {
+			o.no_json = true;
+		} else if (!strcmp(argv[i], "--no-upstream")) {
+			continue;
 		} else if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
-			runs = atoi(argv[++i]);
+			o.runs = atoi(argv[++i]);
+		} else if (!strcmp(argv[i], "--ms") && i + 1 < argc) {
+			o.ms = atoi(argv[++i]);
+		} else if (!strcmp(argv[i], "--filter") && i + 1 < argc) {
+			o.filter = argv[++i];
+		} else if (!strcmp(argv[i], "--base") && i + 1 < argc) {
+			o.base = argv[++i];
+		} else if (!strcmp(argv[i], "--out-dir") && i + 1 < argc) {
+			o.out_dir = argv[++i];
 		} else if (!strcmp(argv[i], "--one") && i + 4 < argc) {
 			return one(&argv[i + 1]);
 		} else {
-			fprintf(stderr, "usage: vma_bench [--quick] [--runs N] [--callgrind]\n");
-			return 2;
+			usage();
 		}
 	}
-	if (runs < 1 || runs > 99)
-		runs = 7;
+	if (o.runs < 1 || o.runs > B_MAX_RUNS)
+		o.runs = 7;
+	nr_tasks_n = clamp((int)sysconf(_SC_NPROCESSORS_ONLN), 2, B_MAX_TASKS);
+	if (!o.ms)
+		o.ms = 1;
 
-	printf("%-15s %5s %12s %12s %8s", "workload", "VMAs", "maple ns/op",
-	       "rbtree ns/op", "m/rb");
-	if (callgrind)
-		printf(" %13s %13s", "maple insn/op", "rbtree insn/op");
-	printf("\n");
-	for (w = 0; w < (int)NR_WORKLOADS; w++) {
-		for (s = 0; s < 2; s++) {
-			unsigned long n = (w == 0 ? 100000 : 1000000) /
-					  (quick ? 20 : 1);
-			double t[2][99], med[2];
-			int r;
+	read_commit(run_commit, sizeof(run_commit));
+	gmtime_r(&now, &tm);
+	strftime(run_date, sizeof(run_date), "%Y-%m-%dT%H:%M:%SZ", &tm);
 
-			for (r = 0; r < runs; r++)
-				for (b = 0; b < 2; b++) {
-					int which = (r & 1) ? 1 - b : b;
+	fprintf(stderr, "vma_bench: mm/ on");
+	for (b = 0; b < nr_backends; b++)
+		fprintf(stderr, " %s", backends[b]->name);
+	fprintf(stderr, ", %d rounds alternating, %u ms per timed workload\n",
+		o.runs, o.ms);
+	run_all(&o, argv[0]);
 
-					t[which][r] = timed(backends[which], w,
-							    sizes[s], n);
-				}
-			for (b = 0; b < 2; b++) {
-				qsort(t[b], runs, sizeof(double), cmp_double);
-				med[b] = t[b][runs / 2];
-			}
-			printf("%-15s %5lu %12.1f %12.1f %8.2f", workloads[w],
-			       sizes[s], med[0], med[1], med[0] / med[1]);
-			if (callgrind)
-				printf(" %13.0f %13.0f",
-				       insn_per_op(argv[0], "maple", w, sizes[s]),
-				       insn_per_op(argv[0], "rbtree", w, sizes[s]));
-			printf("\n");
-			fflush(stdout);
-		}
-	}
+	printf("\nmm/ (vma_bench): %d rounds, backends alternating; values are medians,\n"
+	       "%%stddev the spread of the rounds, %%change the median of the per-round\n"
+	       "ratios maple/baseline. *_ops: operations per second per task (higher\n"
+	       "is better); *ns_per_op, *insn_per_op: lower is better.\n", o.runs);
+	if (nr_backends < 3)
+		printf("upstream (Linux 6.1's lib/maple_tree.c): not in this run\n");
+	print_tables();
+	if (o.base)
+		print_base_table(o.base, o.filter, o.quick);
+	fflush(stdout);
+	if (!o.no_json)
+		write_json(&o);
 	return 0;
 }

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/bench-chart.sh FILE-mm.json [OUT.png]
+#
+# A PNG chart of one vma_bench run (the -mm.json file make bench writes).
+# Above: for each metric, how many times faster mm/ is on our maple tree
+# than on each baseline measured in the same run, the rbtree design and
+# Linux 6.1's own tree (when the run had it); above 1 ours is faster.  The
+# factor comes from the run's %change (the median of the per-round
+# ratios): 1 + change for operations per second, 1 / (1 + change) for
+# ns and instructions per operation.  Below: thread-mode scaling, for
+# each backend the operations per second of each of nproc threads sharing
+# one mm over those of one task alone (1 would be perfect scaling; on a
+# 2-core machine shared with others, less is expected).  OUT defaults to
+# FILE with .png.
+#
+# Needs gnuplot (Debian's gnuplot-nox: make deps-chart); without it,
+# says so and exits 0.
+set -euo pipefail
+
+json=${1:?usage: bench-chart.sh FILE-mm.json [OUT.png]}
+out=${2:-${json%.json}.png}
+
+if ! command -v gnuplot >/dev/null; then
+	echo "bench-chart: no gnuplot, so no chart (make deps-chart installs gnuplot-nox)"
+	exit 0
+fi
+
+dat=$(mktemp)
+scale=$(mktemp)
+trap 'rm -f "$dat" "$scale"' EXIT
+
+# change_pct holds one object per baseline, one "metric": value a line.
+awk '
+	/"change_pct": \{/ { sect = 1; next }
+	sect && /^  \}/ { sect = 0 }
+	sect && /^    "[a-z0-9_-]+": \{/ {
+		b = $1; gsub(/[":]/, "", b); next
+	}
+	sect && /^      "/ {
+		name = $1; gsub(/[":]/, "", name)
+		v = $2; sub(/,$/, "", v)
+		r = 1 + v / 100
+		if (name !~ /_ops$/)
+			r = r > 0 ? 1 / r : 0
+		if (!(name in seen)) {
+			seen[name] = 1
+			order[n++] = name
+		}
+		val[name, b] = r
+	}
+	END {
+		for (i = 0; i < n; i++) {
+			name = order[i]
+			short = name
+			sub(/^will-it-scale\./, "", short)
+			sub(/^unixbench\./, "", short)
+			sub(/\.per_(process|thread)_ops$/, "", short)
+			sub(/\.ns_per_op$/, "", short)
+			sub(/\.process\.1$/, "", short)
+			rb = ((name, "rbtree") in val) ? val[name, "rbtree"] : "?"
+			up = ((name, "upstream") in val) ? val[name, "upstream"] : "?"
+			printf "%s %s %s\n", short, rb, up
+		}
+	}' "$json" > "$dat"
+
+if [ ! -s "$dat" ]; then
+	echo "bench-chart: no change_pct in $json"
+	exit 1
+fi
+
+# The medians, for thread-mode scaling: thread.N per thread / process.1.
+awk '
+	/"metrics": \{/ { sect = 1; next }
+	sect && /^  \}/ { sect = 0 }
+	sect && /^    "[a-z0-9_-]+": \{/ {
+		b = $1; gsub(/[":]/, "", b); next
+	}
+	sect && /^      "/ {
+		name = $1; gsub(/[":]/, "", name)
+		v = $2; sub(/,$/, "", v)
+		val[name, b] = v
+		if (name ~ /\.thread\.[0-9]+\.per_thread_ops$/) {
+			w = name
+			sub(/\.thread\.[0-9]+\.per_thread_ops$/, "", w)
+			tname[w] = name
+			if (!(w in seen)) {
+				seen[w] = 1
+				order[n++] = w
+			}
+		}
+	}
+	END {
+		for (i = 0; i < n; i++) {
+			w = order[i]
+			short = w
+			sub(/^will-it-scale\./, "", short)
+			split("maple rbtree upstream", bs, " ")
+			row = short
+			any = 0
+			for (j = 1; j <= 3; j++) {
+				t = val[tname[w], bs[j]]
+				p = val[w ".process.1.per_process_ops", bs[j]]
+				if (t != "" && p > 0) {
+					row = row " " t / p
+					any = 1
+				} else {
+					row = row " ?"
+				}
+			}
+			if (any)
+				print row
+		}
+	}' "$json" > "$scale"
+
+title=$(basename "$json" .json)
+# The scaling panel needs both modes of a workload in the run.
+rows=1 bottom=0.25
+[ -s "$scale" ] && rows=2 bottom=0.08
+gnuplot <<GP
+set terminal png size 1600,$((rows * 600)) font ",10"
+set termoption noenhanced
+set output "$out"
+set datafile missing "?"
+set style data histogram
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set boxwidth 0.9
+set grid ytics
+set key top left
+set multiplot layout $rows,1 margins 0.06,0.98,$bottom,0.93 spacing 0,0.17
+set title "mm/ on our maple tree: times faster than each baseline, same run ($title)"
+set logscale y 2
+set yrange [0.0625:16]
+set ytics ("1/16" 0.0625, "1/8" 0.125, "1/4" 0.25, "1/2" 0.5, "1" 1, "2" 2, "4" 4, "8" 8, "16" 16)
+set xtics rotate by -50 scale 0 font ",9"
+set ylabel "times faster (above 1: ours)"
+set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead lw 2 lc rgb "black"
+plot "$dat" using 2:xtic(1) title "against the rbtree design" lc rgb "#4477aa", \
+     "" using 3 title "against Linux 6.1's maple tree" lc rgb "#ee6677"
+if ($rows > 1) {
+unset arrow 1
+unset logscale y
+set title "thread mode: ops/s of each of nproc threads sharing one mm, over 1 task alone"
+set yrange [0:1.2]
+set ytics auto
+set xtics rotate by 0 font ",10"
+set ylabel "per-thread ops/s, nproc threads / 1 task"
+plot "$scale" using 2:xtic(1) title "maple (ours)" lc rgb "#228833", \
+     "" using 3 title "rbtree" lc rgb "#4477aa", \
+     "" using 4 title "Linux 6.1" lc rgb "#ee6677"
+}
+unset multiplot
+GP
+echo "bench-chart: wrote $out"
