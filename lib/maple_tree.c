@@ -3194,18 +3194,19 @@ struct mt_wr_plan {
 };
 
 struct mt_leaf_wr {
+	/*
+	 * What mt_leaf_plan() found: the old slots p.at (k) to p.m replaced,
+	 * slot k's first index and slot m's last, what was at the first
+	 * index, the leaf's last used slot now and the slots of the new
+	 * contents (a split sets p.count for each half).
+	 */
+	struct mt_wr_plan p;
 	struct maple_node *node;	/* the leaf */
 	unsigned long min, max;		/* its bounds */
-	unsigned char end;		/* its last used slot now */
-	unsigned char count;		/* slots of the new contents */
 	unsigned char at;		/* the slot of the entry, once gathered */
-	unsigned char k, m;		/* old slots replaced */
 	enum mt_store_kind kind;	/* REWRITE or SPLIT_LAST */
 	/* The stored range; once gathered, with the NULLs it merged. */
 	unsigned long first, last;
-	/* Slot k's first index, slot m's last. */
-	unsigned long first_k, last_m;
-	void *content;			/* what was at the first index */
 	unsigned long gap;		/* largest NULL range of the new leaf */
 	void *entry;			/* the entry stored */
 	unsigned long pivot[MAPLE_RANGE64_SLOTS + 2];
@@ -3575,11 +3576,11 @@ static bool mt_leaf_may_split_last(struct ma_state *mas,
  * no single store, in the leaf mas stands on: MT_STORE_REWRITE or
  * MT_STORE_SPLIT_LAST with what mt_leaf_gather() needs to build the new
  * contents in @p, or MT_STORE_REBUILD if the leaf cannot take it alone.
- * Out of line: the single stores, far more common, do not carry it.
+ * Inlined in the two out-of-line places that need it, mas_preallocate()
+ * and mas_wr_leaf(): the single stores, far more common, do not carry it.
  */
-static noinline enum mt_store_kind mt_leaf_plan(struct ma_state *mas,
-						void *entry,
-						struct mt_wr_plan *p)
+static __always_inline enum mt_store_kind
+mt_leaf_plan(struct ma_state *mas, void *entry, struct mt_wr_plan *p)
 {
 	struct maple_tree *mt = mas->tree;
 	unsigned long index = mas->index, last = mas->last;
@@ -3651,10 +3652,10 @@ static noinline enum mt_store_kind mt_leaf_plan(struct ma_state *mas,
 }
 
 /*
- * The one classification of a write: the kind of the store of @entry over
- * [mas->index, mas->last] (see enum mt_store_kind), worked out from the
- * leaf that holds mas->index, which the state is left on; what carrying
- * it out needs goes to @p.  MT_STORE_REBUILD if the tree has no node.
+ * The first half of the classification: the walk to the leaf that holds
+ * mas->index, which the state is left on, and the single stores.
+ * MT_STORE_NONE if the write is none (mt_leaf_plan() goes on from there);
+ * MT_STORE_REBUILD if the tree has no node.
  *
  * A rewrite mas_preallocate() recorded outside RCU mode goes straight to
  * the leaf's plan: a rewrite in place does any write inside the leaf, so
@@ -3665,7 +3666,7 @@ static noinline enum mt_store_kind mt_leaf_plan(struct ma_state *mas,
  * classifies its own range there.
  */
 static __always_inline enum mt_store_kind
-mas_wr_kind(struct ma_state *mas, void *entry, struct mt_wr_plan *p)
+mas_wr_single_kind(struct ma_state *mas, void *entry, struct mt_wr_plan *p)
 {
 	enum mt_store_kind recorded = mas_kind(mas), kind;
 	unsigned char at;
@@ -3673,17 +3674,30 @@ mas_wr_kind(struct ma_state *mas, void *entry, struct mt_wr_plan *p)
 	mas->mas_flags &= ~MA_STATE_KIND;
 	if (!mas_wr_to_leaf(mas))
 		return MT_STORE_REBUILD;
-	if ((recorded != MT_STORE_REWRITE && recorded != MT_STORE_SPLIT_LAST) ||
-	    mt_wr_in_rcu(mas->tree)) {
-		kind = mt_leaf_single_kind(mas->tree, mte_to_node(mas->node),
-					   mas->min, mas->max, mas->offset,
-					   mas->index, mas->last, entry, &at,
-					   &p->seam);
-		if (kind != MT_STORE_NONE) {
-			p->at = at;
-			return kind;
-		}
-	}
+	if ((recorded == MT_STORE_REWRITE || recorded == MT_STORE_SPLIT_LAST) &&
+	    !mt_wr_in_rcu(mas->tree))
+		return MT_STORE_NONE;
+	kind = mt_leaf_single_kind(mas->tree, mte_to_node(mas->node), mas->min,
+				   mas->max, mas->offset, mas->index,
+				   mas->last, entry, &at, &p->seam);
+	p->at = at;
+	return kind;
+}
+
+/*
+ * The one classification of a write: the kind of the store of @entry over
+ * [mas->index, mas->last] (see enum mt_store_kind), worked out from the
+ * leaf that holds mas->index; what carrying it out needs goes to @p.
+ * mas_wr_store() takes the same two steps, the second inside the
+ * out-of-line mas_wr_leaf().
+ */
+static __always_inline enum mt_store_kind
+mas_wr_kind(struct ma_state *mas, void *entry, struct mt_wr_plan *p)
+{
+	enum mt_store_kind kind = mas_wr_single_kind(mas, entry, p);
+
+	if (kind != MT_STORE_NONE)
+		return kind;
 	return mt_leaf_plan(mas, entry, p);
 }
 
@@ -3783,8 +3797,8 @@ mt_leaf_rewrite_gap(struct maple_tree *mt, struct mt_leaf_wr *lw,
 	if (pword & MAPLE_PARENT_ROOT)
 		return 0;	/* nobody records it */
 	old_gap = mt_parent_gap(pword);
-	first = lw->first_k;
-	for (i = lw->k; i <= lw->m; i++) {
+	first = lw->p.first_k;
+	for (i = lw->p.at; i <= lw->p.m; i++) {
 		unsigned long piv = ma_pivot_max(pivots, maple_leaf_64, i,
 						 lw->max);
 
@@ -3800,39 +3814,31 @@ mt_leaf_rewrite_gap(struct maple_tree *mt, struct mt_leaf_wr *lw,
 	if (!lw->entry) {
 		grown = lw->last - lw->first + 1;
 	} else {
-		if (lw->first > lw->first_k && !lw->content)
-			grown = lw->first - lw->first_k;
-		if (lw->last < lw->last_m &&
-		    !mt_slot_locked(mt, slots, lw->m))
-			grown = max(grown, lw->last_m - lw->last);
+		if (lw->first > lw->p.first_k && !lw->p.content)
+			grown = lw->first - lw->p.first_k;
+		if (lw->last < lw->p.last_m &&
+		    !mt_slot_locked(mt, slots, lw->p.m))
+			grown = max(grown, lw->p.last_m - lw->last);
 	}
 	if (grown >= old_gap || !shrunk)
 		return max(grown, old_gap);
 	if (grown >= (lw->max - lw->min + 1) - grown)
 		return grown;
-	return mt_out_gap_of(pv, sl, 0, lw->count, lw->min, lw->max, full);
+	return mt_out_gap_of(pv, sl, 0, lw->p.count, lw->min, lw->max, full);
 }
 
-/* The one-leaf write of @kind found by mt_leaf_plan() into @lw. */
+/* The rest of the one-leaf write of @kind that mt_leaf_plan() put in @lw. */
 static __always_inline void mt_leaf_wr_init(struct mt_leaf_wr *lw,
 					    const struct ma_state *mas,
 					    void *entry,
-					    enum mt_store_kind kind,
-					    const struct mt_wr_plan *p)
+					    enum mt_store_kind kind)
 {
 	lw->node = mte_to_node(mas->node);
 	lw->min = mas->min;
 	lw->max = mas->max;
-	lw->end = p->end;
-	lw->count = p->count;
 	lw->kind = kind;
-	lw->k = p->at;
-	lw->m = p->m;
 	lw->first = mas->index;
 	lw->last = mas->last;
-	lw->first_k = p->first_k;
-	lw->last_m = p->last_m;
-	lw->content = p->content;
 	lw->entry = entry;
 }
 
@@ -3850,15 +3856,15 @@ static __always_inline void mt_leaf_gather(struct maple_tree *mt,
 	unsigned long *pivots = lw->node->mr64.pivot;
 	void __rcu **slots = lw->node->mr64.slot;
 	unsigned long index = lw->first, last = lw->last, max = lw->max;
-	unsigned char i, n = lw->k, m = lw->m, end = lw->end, at;
+	unsigned char i, n = lw->p.at, m = lw->p.m, end = lw->p.end, at;
 
 	/* Old NULLs are never adjacent: only the seams can merge. */
-	if (index > lw->first_k)
-		mt_out_push(pv, sl, &n, index - 1, lw->content, full);
+	if (index > lw->p.first_k)
+		mt_out_push(pv, sl, &n, index - 1, lw->p.content, full);
 	mt_out_push(pv, sl, &n, last, lw->entry, full);
 	at = n - 1;
-	if (last < lw->last_m)
-		mt_out_push(pv, sl, &n, lw->last_m,
+	if (last < lw->p.last_m)
+		mt_out_push(pv, sl, &n, lw->p.last_m,
 			    mt_slot_locked(mt, slots, m), full);
 	if (m < end) {
 		i = m + 1;
@@ -3872,7 +3878,7 @@ static __always_inline void mt_leaf_gather(struct maple_tree *mt,
 			sl[n] = mt_slot_locked(mt, slots, i);
 		}
 	}
-	WARN_ON_ONCE(IS_ENABLED(CONFIG_DEBUG_MAPLE_TREE) && n != lw->count);
+	WARN_ON_ONCE(IS_ENABLED(CONFIG_DEBUG_MAPLE_TREE) && n != lw->p.count);
 
 	lw->at = at;
 	lw->first = at ? mt_out_pivot(pv, at - 1, max, full) + 1 : lw->min;
@@ -3909,7 +3915,7 @@ static void mt_leaf_build(struct maple_tree *mt, struct mt_leaf_wr *lw,
 
 	mt_leaf_copy_all(pv, sl, lw->node);
 	/* Mostly the new leaf is not full: no pivot needs a check then. */
-	if (likely(lw->count < MAPLE_RANGE64_SLOTS)) {
+	if (likely(lw->p.count < MAPLE_RANGE64_SLOTS)) {
 		mt_leaf_gather(mt, lw, pv, sl, true, false);
 		if (alloc)
 			lw->gap = mt_leaf_rewrite_gap(mt, lw, pv, sl, false);
@@ -3942,7 +3948,7 @@ static void mt_leaf_fill(struct maple_node *node, const struct mt_leaf_wr *lw)
 {
 	unsigned long *pivots = node->mr64.pivot;
 	void __rcu **slots = node->mr64.slot;
-	unsigned char i, n = lw->count;
+	unsigned char i, n = lw->p.count;
 
 	/*
 	 * Plain copies: nobody reads @node yet (a new node) or beside us
@@ -3967,7 +3973,7 @@ static void mt_leaf_split_last(struct maple_tree *mt, struct mt_leaf_wr *lw,
 {
 	struct maple_node *node = lw->node, *parent = ma_parent(node);
 	enum maple_type ptype = mt_internal_type(mt);
-	unsigned char offset = ma_parent_slot(node), n = lw->count, left, i;
+	unsigned char offset = ma_parent_slot(node), n = lw->p.count, left, i;
 	unsigned long *ppivots = ma_pivots(parent, ptype), split;
 	struct mt_leaf_wr part = { .max = ULONG_MAX };
 
@@ -3977,15 +3983,15 @@ static void mt_leaf_split_last(struct maple_tree *mt, struct mt_leaf_wr *lw,
 		left--;
 	split = lw->pivot[left - 1];
 
-	part.count = n - left;
-	for (i = 0; i < part.count; i++) {
+	part.p.count = n - left;
+	for (i = 0; i < part.p.count; i++) {
 		part.pivot[i] = lw->pivot[left + i];
 		part.slot[i] = lw->slot[left + i];
 	}
 	mt_leaf_fill(new, &part);
 	mt_set_parent(new, parent, offset + 1);
 
-	lw->count = left;
+	lw->p.count = left;
 	lw->max = split;
 	mt_leaf_fill(node, lw);
 
@@ -3998,7 +4004,7 @@ static void mt_leaf_split_last(struct maple_tree *mt, struct mt_leaf_wr *lw,
 		unsigned char max_off;
 
 		gaps[offset] = mt_leaf_wr_gap_of(lw, 0, left, lw->min);
-		gaps[offset + 1] = mt_leaf_wr_gap_of(&part, 0, part.count,
+		gaps[offset + 1] = mt_leaf_wr_gap_of(&part, 0, part.p.count,
 						     split + 1);
 		parent->ma64.meta.end = offset + 1;
 		ma_max_gap(gaps, offset + 1, &max_off);
@@ -4243,38 +4249,6 @@ static noinline bool mas_wr_prepared(struct ma_state *mas, void *entry,
 	return mas_wr_single_prepared(mas, entry, content);
 }
 
-/*
- * Carry out a write of @kind MT_STORE_REWRITE or _SPLIT_LAST, planned in
- * @p, with a node from the state's pool or allocated without sleeping if
- * it takes one.  False if no node could be had: the rebuild then takes
- * over (and reports it).  Out of line: a single store, far more common,
- * does not pay for struct mt_leaf_wr's frame.
- */
-static noinline bool mas_wr_leaf(struct ma_state *mas, void *entry,
-				 enum mt_store_kind kind,
-				 const struct mt_wr_plan *p, void **content)
-{
-	struct maple_tree *mt = mas->tree;
-	struct maple_node *new = NULL;
-	struct mt_leaf_wr lw;
-
-	if (mt_leaf_needs_node(mt, kind)) {
-		if (mas_allocated(mas))
-			new = mas_pop_node(mas);
-		else
-			new = mt_alloc_one(GFP_NOWAIT | __GFP_NOWARN);
-		if (!new)
-			return false;
-	}
-	mt_leaf_wr_init(&lw, mas, entry, kind, p);
-	mt_leaf_commit(mt, &lw, new);
-	mas->index = lw.first;
-	mas->last = lw.last;
-	mas->node = MAS_PAUSE;
-	*content = lw.content;
-	return true;
-}
-
 /* The writes no leaf can take alone: plan, allocate, rebuild. */
 static noinline void *mas_wr_store_slow(struct ma_state *mas, void *entry)
 {
@@ -4298,6 +4272,41 @@ static noinline void *mas_wr_store_slow(struct ma_state *mas, void *entry)
 	return wr.content;
 }
 
+/*
+ * The write of @entry over [mas->index, mas->last], which is no single
+ * store, in the leaf the state stands on: planned (mt_leaf_plan()) and, if
+ * it is MT_STORE_REWRITE or _SPLIT_LAST, carried out with a node from the
+ * state's pool or allocated without sleeping if it takes one.  Else, or
+ * if no node could be had, the rebuild takes over (and reports that).
+ * Out of line: a single store, far more common, does not pay for struct
+ * mt_leaf_wr's frame.
+ */
+static noinline void *mas_wr_leaf(struct ma_state *mas, void *entry)
+{
+	struct maple_tree *mt = mas->tree;
+	struct maple_node *new = NULL;
+	enum mt_store_kind kind;
+	struct mt_leaf_wr lw;
+
+	kind = mt_leaf_plan(mas, entry, &lw.p);
+	if (kind == MT_STORE_REBUILD)
+		return mas_wr_store_slow(mas, entry);
+	if (mt_leaf_needs_node(mt, kind)) {
+		if (mas_allocated(mas))
+			new = mas_pop_node(mas);
+		else
+			new = mt_alloc_one(GFP_NOWAIT | __GFP_NOWARN);
+		if (!new)
+			return mas_wr_store_slow(mas, entry);
+	}
+	mt_leaf_wr_init(&lw, mas, entry, kind);
+	mt_leaf_commit(mt, &lw, new);
+	mas->index = lw.first;
+	mas->last = lw.last;
+	mas->node = MAS_PAUSE;
+	return lw.p.content;
+}
+
 /* ------------------------------------------------------------------------
  * Write API
  *
@@ -4308,15 +4317,15 @@ static noinline void *mas_wr_store_slow(struct ma_state *mas, void *entry)
 /*
  * Store @entry over [mas->index, mas->last] with the nodes in the state's
  * pool, allocating what is missing without sleeping: the write's kind
- * (mas_wr_kind(), or the single store mas_preallocate() recorded), then
- * that kind carried out.  On failure mas->node holds the error and the
+ * (as mas_wr_kind() works it out, or the single store mas_preallocate()
+ * recorded), then that kind carried out.  On failure mas->node holds the error and the
  * tree is unchanged.
  *
  * Return: the entry that was at mas->index.
  */
 static __always_inline void *mas_wr_store(struct ma_state *mas, void *entry)
 {
-	struct mt_wr_plan plan;
+	struct mt_wr_plan plan = { };	/* a move's seam is set with its kind */
 	enum mt_store_kind kind;
 	void *content;
 
@@ -4327,22 +4336,19 @@ static __always_inline void *mas_wr_store(struct ma_state *mas, void *entry)
 	if (mt_kind_is_single(mas_kind(mas)) &&
 	    mas_wr_prepared(mas, entry, &content))
 		return content;
-	kind = mas_wr_kind(mas, entry, &plan);
+	kind = mas_wr_single_kind(mas, entry, &plan);
 	switch (kind) {
 	case MT_STORE_SLOT:
 		return mas_wr_slot_store(mas, plan.at, entry);
 	case MT_STORE_MOVE_UP:
 	case MT_STORE_MOVE_DOWN:
 		return mas_wr_move_store(mas, kind, plan.at, &plan.seam);
-	case MT_STORE_REWRITE:
-	case MT_STORE_SPLIT_LAST:
-		if (mas_wr_leaf(mas, entry, kind, &plan, &content))
-			return content;
-		break;
+	case MT_STORE_NONE:
+		/* The rest of the classification, and its kind carried out. */
+		return mas_wr_leaf(mas, entry);
 	default:
-		break;
+		return mas_wr_store_slow(mas, entry);
 	}
-	return mas_wr_store_slow(mas, entry);
 }
 
 /**
