@@ -1219,7 +1219,8 @@ mas_leaf_forward(struct ma_state *mas, unsigned long max, bool any,
 		 unsigned long done, void **found)
 {
 	struct maple_node *node = mte_to_node(mas->node);
-	enum maple_type type = mte_node_type(mas->node);
+	/* Every leaf is one: the layout is constant, not read from a table. */
+	const enum maple_type type = maple_leaf_64;
 	unsigned long *pivots = ma_pivots(node, type);
 	void __rcu **slots = ma_slots(node, type);
 	unsigned long first, hi, nmax = mas->max;
@@ -1261,7 +1262,7 @@ mas_leaf_backward(struct ma_state *mas, unsigned long min, bool any,
 		  unsigned long done, void **found)
 {
 	struct maple_node *node = mte_to_node(mas->node);
-	enum maple_type type = mte_node_type(mas->node);
+	const enum maple_type type = maple_leaf_64;
 	unsigned long *pivots = ma_pivots(node, type);
 	void __rcu **slots = ma_slots(node, type);
 	unsigned long lo, hi, nmin = mas->min;
@@ -5066,8 +5067,8 @@ static unsigned long mt_check_node(struct mt_check *chk,
 		mt_check_fail(chk, node, "dead node in the tree");
 		return 0;
 	}
-	if (leaf != ma_is_leaf(type) ||
-	    (!leaf && type != mt_internal_type(chk->mt)))
+	/* Readers take every leaf's layout as maple_leaf_64's. */
+	if (type != (leaf ? maple_leaf_64 : mt_internal_type(chk->mt)))
 		mt_check_fail(chk, node, "type %u at depth %u of %u",
 			      type, depth, chk->height);
 	if (depth == 0) {
