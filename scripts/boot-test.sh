@@ -4,7 +4,7 @@
 # Boot Linux 6.1 (Debian's linux-source-6.1) with our maple tree in place,
 # run a userspace that uses the VMA tree for real, and judge the console.
 #
-#   scripts/boot-test.sh [--arch um|x86_64] [--kasan] [--unpatched]
+#   scripts/boot-test.sh [--arch um|x86_64|i386] [--kasan] [--unpatched]
 #
 #  1. The tree: the patch series (scripts/make-series.sh) applied with
 #     scripts/apply-series.sh --sync to a kept copy of the source in
@@ -12,16 +12,22 @@
 #     building in its own $OUT/build), so later runs rebuild only what
 #     changed.  --unpatched builds the pristine source instead (the
 #     comparison run).
-#  2. The config: "make defconfig" (um) or "make tinyconfig" (x86_64) plus
+#  2. The config: "make defconfig" (um) or "make tinyconfig" (x86_64, i386) plus
 #     scripts/boot/<arch>.config, with every line of that fragment checked
 #     in the final .config.  It builds the kernel's own
 #     lib/test_maple_tree.c and our KUnit suites in, so both run at boot.
 #     --kasan (um only) adds scripts/boot/um-kasan.config, builds in its
 #     own folder and boots with kasan_multi_shot, so every report prints.
 #  3. An initramfs: busybox-static, tools/testing/vma/vma_workload.c built
-#     static, and scripts/boot/init.sh as /init.
-#  4. Boot: UML's ./linux as a plain process (um), or qemu-system-x86_64
-#     with TCG and a serial console (x86_64); /init powers off at the end.
+#     static, and scripts/boot/init.sh as /init.  For i386 both are 32-bit
+#     (make deps-32's multilib gcc; Debian's i386 busybox-static package,
+#     downloaded and unpacked, not installed: it would replace the host's).
+#  4. Boot: UML's ./linux as a plain process (um), or qemu-system-x86_64 /
+#     qemu-system-i386 with TCG and a serial console; /init powers off at
+#     the end.  Under TCG on a busy host the boot-time self-test can keep
+#     a CPU from RCU's kthread for longer than the default 21 s stall
+#     timeout (PREEMPT_NONE): the qemu boots wait 300 s before a stall
+#     counts (a real hang still ends in BOOT_TIMEOUT).
 #  5. scripts/boot/check-log.sh judges the console log ($OUT/console.log).
 #
 # Environment: OUT (default build/boot-<arch>[-kasan][-unpatched]), BOOT_TREE,
@@ -42,14 +48,15 @@ while [ $# -gt 0 ]; do
 	--arch=*) arch=${1#--arch=}; shift ;;
 	--kasan) kasan=1; shift ;;
 	--unpatched) unpatched=1; shift ;;
-	*) echo "usage: $0 [--arch um|x86_64] [--kasan] [--unpatched]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--arch um|x86_64|i386] [--kasan] [--unpatched]" >&2; exit 2 ;;
 	esac
 done
-case $arch in um|x86_64) ;; *) echo "boot-test: unknown arch $arch" >&2; exit 2 ;; esac
+case $arch in um|x86_64|i386) ;; *) echo "boot-test: unknown arch $arch" >&2; exit 2 ;; esac
 [ "$kasan" = 0 ] || [ "$arch" = um ] ||
 	{ echo "boot-test: --kasan is for --arch um" >&2; exit 2; }
 
 scripts/kernel-deps.sh
+[ "$arch" = i386 ] && make -s --no-print-directory deps-32
 suffix=$arch
 [ "$kasan" = 1 ] && suffix=$suffix-kasan
 [ "$unpatched" = 1 ] && suffix=$suffix-unpatched
@@ -91,7 +98,7 @@ else
 fi
 if [ ! -f "$bdir/.config" ] || ! cmp -s "$want" "$OUT/config.used"; then
 	base=defconfig
-	[ "$arch" = x86_64 ] && base=tinyconfig
+	[ "$arch" != um ] && base=tinyconfig
 	kmake -s "$base" >/dev/null
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$bdir" "$bdir/.config" "$want" >/dev/null
 	kmake -s olddefconfig 2>&1 | grep -v 'override: UNWINDER_GUESS' || true
@@ -124,8 +131,21 @@ phase build "$t"
 root=$OUT/root
 rm -rf "$root"
 mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" "$root/tmp"
-cp /bin/busybox "$root/bin/busybox"
-gcc -static -O2 -pthread -Wall -Wextra -Werror -o "$root/vma_workload" \
+wflags=
+if [ "$arch" = i386 ]; then
+	bb=$OUT/busybox-i386
+	if [ ! -x "$bb/bin/busybox" ]; then
+		rm -rf "$bb" && mkdir -p "$bb"
+		(cd "$bb" && apt-get download -q busybox-static:i386 \
+			>/dev/null 2>&1 && dpkg-deb -x busybox-static_*_i386.deb .) ||
+			{ echo "boot-test: FAIL: no i386 busybox-static (apt-get download)" >&2; exit 1; }
+	fi
+	cp "$bb/bin/busybox" "$root/bin/busybox"
+	wflags=-m32
+else
+	cp /bin/busybox "$root/bin/busybox"
+fi
+gcc $wflags -static -O2 -pthread -Wall -Wextra -Werror -o "$root/vma_workload" \
 	tools/testing/vma/vma_workload.c
 cp scripts/boot/init.sh "$root/init"
 chmod +x "$root/init"
@@ -143,10 +163,10 @@ if [ "$arch" = um ]; then
 		initrd="$OUT/initramfs.gz" con0=null,fd:1 con=null log_buf_len=64M \
 		$extra WORKLOAD_SCALE="$WORKLOAD_SCALE" </dev/null >"$log" 2>&1
 else
-	timeout -k 10 "$BOOT_TIMEOUT" qemu-system-x86_64 -accel "$QEMU_ACCEL" \
+	timeout -k 10 "$BOOT_TIMEOUT" "qemu-system-$arch" -accel "$QEMU_ACCEL" \
 		-m "$BOOT_MEM" -smp 2 -nographic -no-reboot -monitor none \
 		-serial stdio -kernel "$kernel" -initrd "$OUT/initramfs.gz" \
-		-append "console=ttyS0 panic=-1 log_buf_len=64M INIT_OFF=reboot WORKLOAD_SCALE=$WORKLOAD_SCALE" \
+		-append "console=ttyS0 panic=-1 log_buf_len=64M rcupdate.rcu_cpu_stall_timeout=300 INIT_OFF=reboot WORKLOAD_SCALE=$WORKLOAD_SCALE" \
 		</dev/null >"$log" 2>&1
 fi
 rc=$?

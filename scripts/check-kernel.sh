@@ -17,6 +17,9 @@
 # With FULL=1 also:
 #   x86-boot     scripts/boot-test.sh --arch x86_64: the same patched
 #                                        kernel for x86_64 under qemu (TCG)
+#   i386-boot    scripts/boot-test.sh --arch i386: and for 32-bit x86
+#                                        (32-bit unsigned long, 32-slot
+#                                        leaves, CONFIG_FRAME_WARN 1024)
 #
 # CI runs the default set.  BOOT=1 is accepted and changes nothing now that
 # uml-boot is in the default set.
@@ -25,7 +28,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 default="qemu-module kunit-uml static uml-boot uml-kasan"
-[ "${FULL:-0}" = 1 ] && default="$default x86-boot"
+[ "${FULL:-0}" = 1 ] && default="$default x86-boot i386-boot"
 only=${CHECK_KERNEL_ONLY:-$default}
 failed=()
 passed=0
@@ -50,6 +53,7 @@ run uml-boot scripts/boot-test.sh --arch um
 run uml-kasan scripts/boot-test.sh --arch um --kasan
 run static scripts/static-check.sh
 run x86-boot scripts/boot-test.sh --arch x86_64
+run i386-boot scripts/boot-test.sh --arch i386
 
 [ ${#failed[@]} -eq 0 ] || echo "check-kernel: FAILED: ${failed[*]}"
 echo "check-kernel: $passed passed, ${#failed[@]} failed"
