@@ -155,7 +155,7 @@ endif
 
 .PHONY: all check check-asan check-tsan check-32 deps deps-32 deps-fuzz \
 	deps-callgrind deps-chart install clean tests outside-check kernel-deps modules \
-	check-kernel series FORCE
+	check-kernel series fork-bench FORCE
 .DEFAULT_GOAL	:= all
 
 all: $(LIBS) $(PCS) $(TEST_BINS)
@@ -263,6 +263,11 @@ check-kernel: kernel-deps
 
 series: kernel-deps
 	@scripts/make-series.sh
+
+# fork() timed in Linux 6.1 with and without the series' fork patch,
+# alternating boots (UML; ARCH=x86_64 for qemu).
+fork-bench: kernel-deps
+	@scripts/fork-bench.sh --arch $(or $(ARCH),um)
 
 # ---- checks ----------------------------------------------------------------
 

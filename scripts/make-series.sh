@@ -10,6 +10,9 @@
 #   0002 lib/maple_tree_kunit.c with its Kconfig entry (taken from our
 #        top-level Kconfig), its lib/Makefile line and its line in the
 #        MAPLE TREE entry of MAINTAINERS
+#   0003 fork: dup_mmap() copies the VMA tree with __mt_dup() and then
+#        puts the child's VMAs in place (scripts/series/0003.diff, a
+#        change of the kernel's own kernel/fork.c)
 #
 # The patches are made in a scratch git repository holding only the
 # kernel files the series touches, committed with a fixed author and date
@@ -23,7 +26,7 @@ top=$PWD
 src=$(scripts/linux-src.sh)
 out=${SERIES_OUT:-$top/build/series}
 touched=(include/linux/maple_tree.h lib/maple_tree.c lib/Kconfig.debug
-	 lib/Makefile MAINTAINERS)
+	 lib/Makefile MAINTAINERS kernel/fork.c)
 
 scratch=$(mktemp -d /tmp/maple-series.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
@@ -112,6 +115,16 @@ awk '
 	exit 1
 }
 commit "$top"/scripts/series/0002.msg
+
+# 0003: fork duplicates the VMA tree whole.  The change to the kernel's
+# kernel/fork.c is kept as a diff against the pristine file; it must
+# apply exactly.
+patch -d "$repo" -p1 --forward --batch --fuzz=0 --no-backup-if-mismatch \
+	--quiet <scripts/series/0003.diff || {
+	echo "make-series: scripts/series/0003.diff does not apply" >&2
+	exit 1
+}
+commit "$top"/scripts/series/0003.msg
 
 rm -rf "$out"
 mkdir -p "$out"

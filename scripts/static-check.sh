@@ -13,7 +13,11 @@
 #    left to the submitter), lists the warnings and checks by type;
 #  - scripts/checkpatch.pl from Debian's linux-source-6.1: fails on any
 #    ERROR; warnings are printed (the accepted ones are listed in
-#    Documentation/dev-tools/testing.rst).
+#    Documentation/dev-tools/testing.rst);
+#  - sparse (C=1) and -Wframe-larger-than=1024 on the kernel's own files
+#    the series changes (kernel/fork.c), built for UML in the patched tree
+#    and in the pristine one: fails on any diagnostic the pristine file
+#    does not give.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -89,6 +93,40 @@ grep -oE ': (WARNING|CHECK):[A-Z_]+' "$OUT/checkpatch-series.log" |
 	sed 's/^: //' | sort | uniq -c | sort -rn | sed 's/^/  /'
 grep ': ERROR:' "$OUT/checkpatch-series.log" || true
 [ "$errors" = 0 ] || fail=1
+
+# ---- sparse and the frame limit on the series' kernel files ----
+# The series also changes kernel files that are not ours (kernel/fork.c).
+# Build those objects with C=1 and -Wframe-larger-than=1024 in a UML tree
+# patched with the series (the boot test's tree, kept in sync by
+# apply-series) and fail on any warning that the pristine file does not
+# give too (compared without line numbers).
+kfiles=$(cd "$series" && sed -n 's#^+++ b/\(.*\.c\)$#\1#p' *.patch | sort -u |
+	 grep -v -E '^lib/(maple_tree|maple_tree_kunit|test_maple_tree_api)\.c$' || true)
+if [ -n "$kfiles" ]; then
+	tree=$(realpath -m "${BOOT_TREE:-$top/build/boot-linux}")
+	SERIES=$series scripts/apply-series.sh --sync "$tree" >/dev/null
+	sdiag() {	# sdiag <tree> <build dir> <object>: its warnings, no line numbers
+		[ -f "$2/.config" ] || make -C "$1" O="$2" ARCH=um -s defconfig >/dev/null
+		rm -f "$2/$3"
+		make -C "$1" O="$2" ARCH=um -j"${JOBS:-2}" C=1 \
+			KCFLAGS=-Wframe-larger-than=1024 "$3" 2>&1 |
+			grep -E '(warning|error):' |
+			sed -E -e "s#^$1/##" -e 's/:[0-9]+:[0-9]+:/:/' | sort
+	}
+	for f in $kfiles; do
+		echo "static-check: sparse and frames on $f of the series (UML)"
+		mkdir -p "$OUT/pristine-um" "$OUT/series-um"
+		sdiag "$src" "$OUT/pristine-um" "${f%.c}.o" >"$OUT/pristine-${f//\//_}.diag" || true
+		sdiag "$tree" "$OUT/series-um" "${f%.c}.o" >"$OUT/series-${f//\//_}.diag" || true
+		new=$(comm -13 "$OUT/pristine-${f//\//_}.diag" "$OUT/series-${f//\//_}.diag")
+		echo "static-check: $f: $(wc -l <"$OUT/pristine-${f//\//_}.diag") diagnostics in the pristine file, $(echo -n "$new" | grep -c . || true) new"
+		if [ -n "$new" ]; then
+			echo "static-check: FAIL: new diagnostics in $f:" >&2
+			echo "$new" >&2
+			fail=1
+		fi
+	done
+fi
 
 [ "$fail" = 0 ] && echo "static-check: PASS"
 exit "$fail"

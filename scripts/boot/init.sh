@@ -11,6 +11,14 @@
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
+# Slab fault injection where the kernel has it (the KASAN boot): through
+# /proc/thread-self/fail-nth only (probability stays 0), for GFP_KERNEL
+# allocations too, without a stack dump per injected failure.
+if [ -d /sys/kernel/debug ] && mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null &&
+   [ -d /sys/kernel/debug/failslab ]; then
+	echo N >/sys/kernel/debug/failslab/ignore-gfp-wait
+	echo 0 >/sys/kernel/debug/failslab/verbose
+fi
 
 say() { echo "maple-init: $*"; }
 # Milliseconds since boot, from /proc/uptime.

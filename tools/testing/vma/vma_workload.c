@@ -7,7 +7,8 @@
  * that change or search a process's VMA tree, in the patterns of
  * will-it-scale's mmap1, brk1, brk2 and page_fault1, plus splits and merges
  * by munmap and mprotect, mremap moves, MAP_FIXED replacement,
- * /proc/self/maps reads, fork (which copies the tree), threads changing
+ * /proc/self/maps reads, fork (which copies the tree; also of 1000 VMAs
+ * with MADV_DONTFORK and MADV_WIPEONFORK ones), threads changing
  * one address space at once, and exec after exec.  Every pattern checks what it reads back:
  * data written to mapped pages is there, mremap'd contents moved, pages
  * that were unmapped or made read-only fault (SIGSEGV is caught), the
@@ -25,6 +26,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -417,6 +419,225 @@ static int pat_fork(long *count)
 	return 0;
 }
 
+/*
+ * fork of an address space with many VMAs, some of them VM_DONTCOPY
+ * (MADV_DONTFORK) and one VM_WIPEONFORK: the child has every other VMA
+ * with its data and protection, none of the VM_DONTCOPY ones (a lone one
+ * every ten pages and a run of twenty) in /proc/self/maps, and zeroes in
+ * the wiped one.
+ */
+#define FORK_MANY_PAGES 1000
+
+static int fork_many_dontfork(long i)
+{
+	return i % 10 == 0 || (i >= 500 && i < 520);
+}
+
+/*
+ * Is any MADV_DONTFORK page of @p mapped in /proc/self/maps?  The kernel's
+ * view is read rather than faults probed: UML builds a child's host
+ * address space from the parent's and drops only what the child's VMAs
+ * cover, so there a read of an area that was not copied does not fault.
+ */
+static int fork_many_dontfork_mapped(char *p)
+{
+	unsigned long lo = (unsigned long)p;
+	unsigned long hi = lo + FORK_MANY_PAGES * page;
+	char line[512];
+	int bad = 0;
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	if (!f)
+		return 1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long start, end, a;
+
+		if (sscanf(line, "%lx-%lx", &start, &end) != 2)
+			continue;
+		for (a = start < lo ? lo : start; a < end && a < hi; a += page)
+			bad |= fork_many_dontfork((a - lo) / page);
+	}
+	fclose(f);
+	return bad;
+}
+
+static int fork_many_child(char *p, char *wipe, int want_lines, long pages)
+{
+	if (fork_many_dontfork_mapped(p))
+		return 2;
+	for (long i = 0; i < pages; i++) {
+		char *pg = p + i * page;
+
+		if (fork_many_dontfork(i))
+			continue;
+		if (faults(pg, 0) || pg[0] != (char)(i & 0x7f) ||
+		    faults(pg, 1) != (i & 1))
+			return 3;
+	}
+	if (wipe[0] != 0)
+		return 4;
+	if (maps_lines(0, NULL) != want_lines)
+		return 5;
+	return 0;
+}
+
+static int pat_fork_many(long *count)
+{
+	const size_t len = FORK_MANY_PAGES * page;
+	long i, r, n = 20L * scale, skipped = 0;
+	char *p = map_anon(len, PROT_READ | PROT_WRITE);
+	char *wipe = map_anon(page, PROT_READ | PROT_WRITE);
+	int lines;
+
+	CHECK(p && wipe, "mmap: %s", strerror(errno));
+	for (i = 0; i < FORK_MANY_PAGES; i++)
+		p[i * page] = (char)(i & 0x7f);
+	wipe[0] = 1;
+	/* Every page its own VMA: odd pages read-only. */
+	for (i = 1; i < FORK_MANY_PAGES; i += 2)
+		CHECK(mprotect(p + i * page, page, PROT_READ) == 0,
+		      "mprotect: %s", strerror(errno));
+	for (i = 0; i < FORK_MANY_PAGES; i++) {
+		if (!fork_many_dontfork(i))
+			continue;
+		CHECK(madvise(p + i * page, page, MADV_DONTFORK) == 0,
+		      "madvise(MADV_DONTFORK): %s", strerror(errno));
+		skipped++;
+	}
+	CHECK(madvise(wipe, page, MADV_WIPEONFORK) == 0,
+	      "madvise(MADV_WIPEONFORK): %s", strerror(errno));
+	lines = maps_lines(0, NULL);
+	CHECK(lines > FORK_MANY_PAGES, "only %d mappings", lines);
+	for (r = 0; r < n; r++) {
+		pid_t pid = fork();
+		int st;
+
+		CHECK(pid >= 0, "fork: %s", strerror(errno));
+		if (pid == 0)
+			_exit(fork_many_child(p, wipe, lines - (int)skipped,
+					      FORK_MANY_PAGES));
+		CHECK(waitpid(pid, &st, 0) == pid, "waitpid");
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		      "child %ld saw a different address space (status %#x)", r, st);
+	}
+	/* The parent keeps everything. */
+	for (i = 0; i < FORK_MANY_PAGES; i++)
+		CHECK(p[i * page] == (char)(i & 0x7f), "parent lost page %ld", i);
+	CHECK(wipe[0] == 1, "parent's wipe-on-fork page changed");
+	CHECK(maps_lines(0, NULL) == lines, "parent's mappings changed");
+	CHECK(munmap(p, len) == 0 && munmap(wipe, page) == 0, "munmap");
+	*count = n;
+	return 0;
+}
+
+/*
+ * fork failing at every allocation in turn: /proc/thread-self/fail-nth
+ * (CONFIG_FAULT_INJECTION with FAILSLAB; /init turns off failslab's
+ * ignore-gfp-wait and verbose) fails the Nth slab allocation of this
+ * thread, for N = 1, 2, ... until a fork makes fewer than N.  The process
+ * has the layout of fork_many at a tenth of its size.  A fork that fails
+ * must say ENOMEM (EAGAIN and EINTR are allowed too) and leave the parent
+ * as it was; the kernel tears the half-made child down on its own, which
+ * a KASAN or lockdep report, a BUG on map_count or a leak would show.  A
+ * fork that succeeds gives a child that checks its view as fork_many's
+ * do.  Without fault injection the pattern does nothing and says so.
+ */
+static int fail_nth_fd = -1;
+
+static int set_fail_nth(unsigned int n)
+{
+	char buf[16];
+	int len = snprintf(buf, sizeof(buf), "%u", n);
+
+	return pwrite(fail_nth_fd, buf, len, 0) == len ? 0 : -1;
+}
+
+static int get_fail_nth(void)
+{
+	char buf[16] = "";
+
+	if (pread(fail_nth_fd, buf, sizeof(buf) - 1, 0) <= 0)
+		return -1;
+	return atoi(buf);
+}
+
+static int pat_fork_fail(long *count)
+{
+	const long pages = FORK_MANY_PAGES / 10;
+	long i, n, failures = 0, skipped = 0;
+	char *p, *wipe;
+	int lines;
+
+	fail_nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	if (fail_nth_fd < 0 || access("/sys/kernel/debug/failslab", F_OK)) {
+		if (fail_nth_fd >= 0)
+			close(fail_nth_fd);
+		*count = 0;	/* no fault injection in this kernel */
+		return 0;
+	}
+	p = map_anon(FORK_MANY_PAGES * page, PROT_READ | PROT_WRITE);
+	wipe = map_anon(page, PROT_READ | PROT_WRITE);
+	CHECK(p && wipe, "mmap: %s", strerror(errno));
+	/* Only the first tenth is used; the rest is one more VMA. */
+	for (i = 0; i < pages; i++)
+		p[i * page] = (char)(i & 0x7f);
+	wipe[0] = 1;
+	for (i = 1; i < pages; i += 2)
+		CHECK(mprotect(p + i * page, page, PROT_READ) == 0, "mprotect");
+	for (i = 0; i < FORK_MANY_PAGES; i++) {
+		if (!fork_many_dontfork(i))
+			continue;
+		if (i >= pages) {
+			/* Past the tenth: a single DONTFORK area. */
+			CHECK(madvise(p + i * page,
+				      (FORK_MANY_PAGES - i) * page,
+				      MADV_DONTFORK) == 0, "madvise");
+			skipped++;
+			break;
+		}
+		CHECK(madvise(p + i * page, page, MADV_DONTFORK) == 0, "madvise");
+		skipped++;
+	}
+	CHECK(madvise(wipe, page, MADV_WIPEONFORK) == 0, "madvise");
+	lines = maps_lines(0, NULL);
+	for (n = 1; n < 100000; n++) {
+		pid_t pid;
+		int st, err, left;
+
+		CHECK(set_fail_nth(n) == 0, "fail-nth: %s", strerror(errno));
+		pid = fork();
+		err = errno;
+		if (pid == 0)
+			_exit(fork_many_child(p, wipe, lines - (int)skipped,
+					      pages));
+		left = get_fail_nth();
+		CHECK(set_fail_nth(0) == 0, "fail-nth: %s", strerror(errno));
+		if (pid < 0) {
+			CHECK(err == ENOMEM || err == EAGAIN || err == EINTR,
+			      "fork failing at allocation %ld: %s", n,
+			      strerror(err));
+			failures++;
+			continue;
+		}
+		CHECK(waitpid(pid, &st, 0) == pid, "waitpid");
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		      "child of fork with allocation %ld failed saw a different address space (status %#x)",
+		      n, st);
+		if (left > 0)
+			break;	/* the fork made fewer than n allocations */
+	}
+	for (i = 0; i < pages; i++)
+		CHECK(p[i * page] == (char)(i & 0x7f), "parent lost page %ld", i);
+	CHECK(wipe[0] == 1, "parent's wipe-on-fork page changed");
+	CHECK(maps_lines(0, NULL) == lines, "parent's mappings changed");
+	CHECK(failures > 0, "no fork failed in %ld allocations", n);
+	CHECK(munmap(p, FORK_MANY_PAGES * page) == 0 && munmap(wipe, page) == 0,
+	      "munmap");
+	close(fail_nth_fd);
+	*count = n;
+	return 0;
+}
+
 /* Threads changing one address space at once, one of them reading maps. */
 struct thread_arg {
 	int id;
@@ -578,6 +799,8 @@ static const struct pattern patterns[] = {
 	{ "split_merge", pat_split_merge, "splits and merges" },
 	{ "mremap", pat_mremap, "rounds" },
 	{ "fork", pat_fork, "forks" },
+	{ "fork_many", pat_fork_many, "forks of 1000+ VMAs" },
+	{ "fork_fail", pat_fork_fail, "forks with one allocation failed" },
 	{ "threads", pat_threads, "operations" },
 	{ "processes", pat_processes, "processes" },
 	{ "exec", pat_exec, "execs" },
