@@ -15,9 +15,11 @@
 #        change of the kernel's own kernel/fork.c)
 #
 # The patches are made in a scratch git repository holding only the
-# kernel files the series touches, committed with a fixed author and date
-# and exported with --zero-commit and no signature, so the same sources
-# always give byte-identical patches.  Signed-off-by is left to whoever
+# kernel files the series touches and exported with --zero-commit and no
+# signature.  Each patch's From: and Date: are the author and date of
+# the last commit of this project that changed the files it is made from
+# (a fixed author and date outside a git checkout), so the same commit
+# always gives byte-identical patches.  Signed-off-by is left to whoever
 # submits them.  scripts/apply-series.sh applies them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,6 +51,18 @@ g add -A
 g commit -q -m "Linux $(make -s -C "$src" kernelversion 2>/dev/null || echo 6.1) (Debian linux-source-6.1)"
 base=$(g rev-parse HEAD)
 
+# authored <path>...: the next patch's author and date, from the last
+# commit of ours that changed those paths.
+authored() {
+	local who
+
+	who=$(git -C "$top" log -1 --format='%an%x09%ae%x09%aI' -- "$@" \
+		2>/dev/null) || who=
+	[ -n "$who" ] || return 0
+	IFS=$'\t' read -r GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_AUTHOR_DATE <<<"$who"
+	export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_AUTHOR_DATE
+}
+
 commit() {	# commit <message file>
 	g add -A
 	if g diff --cached --quiet; then
@@ -61,6 +75,7 @@ commit() {	# commit <message file>
 # 0001: the tree.
 cp include/linux/maple_tree.h "$repo/include/linux/maple_tree.h"
 cp lib/maple_tree.c "$repo/lib/maple_tree.c"
+authored include/linux/maple_tree.h lib/maple_tree.c scripts/series/0001.msg
 commit "$top"/scripts/series/0001.msg
 
 # 0002: the KUnit suites.  Their Kconfig entry is the one of our Kconfig,
@@ -114,6 +129,7 @@ awk '
 	echo "make-series: no MAPLE TREE entry in MAINTAINERS" >&2
 	exit 1
 }
+authored lib/maple_tree_kunit.c Kconfig scripts/series/0002.msg
 commit "$top"/scripts/series/0002.msg
 
 # 0003: fork duplicates the VMA tree whole.  The change to the kernel's
@@ -124,6 +140,7 @@ patch -d "$repo" -p1 --forward --batch --fuzz=0 --no-backup-if-mismatch \
 	echo "make-series: scripts/series/0003.diff does not apply" >&2
 	exit 1
 }
+authored scripts/series/0003.diff scripts/series/0003.msg
 commit "$top"/scripts/series/0003.msg
 
 rm -rf "$out"
