@@ -67,6 +67,8 @@
 #include <linux/rwsem.h>
 #include <linux/slab.h>
 
+#include "bench_commit.h"
+
 #define BENCH_SEED		0x6d61706c65ULL	/* "maple" */
 #define BENCH_PAGE		4096UL
 #define BENCH_FIRST		(16 * BENCH_PAGE)
@@ -2280,30 +2282,6 @@ static void print_table(const struct metric_set *base)
 /* Run identity and the JSON file                                      */
 /* ------------------------------------------------------------------ */
 
-static void read_commit(char *buf, size_t size)
-{
-	const char *env = getenv("BENCH_COMMIT");
-	char line[64] = "";
-	FILE *p;
-
-	if (env && *env) {
-		snprintf(buf, size, "%s", env);
-		return;
-	}
-	snprintf(buf, size, "unknown");
-	p = popen("git rev-parse --short HEAD 2>/dev/null", "r");
-	if (!p)
-		return;
-	if (fgets(line, sizeof(line), p))
-		line[strcspn(line, "\r\n")] = '\0';
-	if (pclose(p) == 0 && line[0]) {
-		/* Uncommitted changes to tracked files: "-dirty". */
-		int dirty = system("git diff --quiet HEAD -- 2>/dev/null");
-
-		snprintf(buf, size, "%s%s", line, dirty ? "-dirty" : "");
-	}
-}
-
 static void write_json(void)
 {
 	char path[1024], stamp[32];
@@ -2593,7 +2571,7 @@ int main(int argc, char **argv)
 	}
 
 	results.quick = opts.quick;
-	read_commit(results.commit, sizeof(results.commit));
+	bench_read_commit(results.commit, sizeof(results.commit));
 	gmtime_r(&now, &tm);
 	strftime(results.date, sizeof(results.date), "%Y-%m-%dT%H:%M:%SZ",
 		 &tm);

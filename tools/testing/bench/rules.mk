@@ -63,8 +63,8 @@ BENCH_RUN_ARGS	= $(if $(call bench_yes,$(QUICK)),--quick) \
 		  $(if $(call bench_yes,$(CALLGRIND)),--callgrind) \
 		  $(BENCH_ARGS)
 
-$(BENCH_BIN): $(BENCH_DIR)/bench_tree.c include/linux/maple_tree.h \
-	      $(wildcard tools/include/linux/*.h) \
+$(BENCH_BIN): $(BENCH_DIR)/bench_tree.c $(BENCH_DIR)/bench_commit.h \
+	      include/linux/maple_tree.h $(wildcard tools/include/linux/*.h) \
 	      $(BENCH_LIB)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(dir $@)
@@ -163,6 +163,7 @@ $(UPSTREAM_DIR)/stamp: $(UPSTREAM_TARBALL)
 	$(Q)touch $@
 
 $(UPSTREAM_BENCH): $(UPSTREAM_DIR)/stamp $(BENCH_DIR)/bench_tree.c \
+		   $(BENCH_DIR)/bench_commit.h \
 		   $(wildcard $(BENCH_DIR)/upstream/*.h tools/lib/*.c \
 			      tools/include/linux/*.h)
 	$(call msg,CC,$@)
@@ -250,7 +251,7 @@ $(VMA_UP_BLOB): $(VMA_UP_OBJ)/upstream/maple_tree.o $(VMA_UP_MM_OBJS)
 		rm -f $@.tmp
 
 $(VMA_UP_BENCH): $(VMA_DIR)/vma_bench.c $(VMA_DIR)/bench_ops.h \
-		 $(VMA_BENCH_BLOBS) $(VMA_UP_BLOB) $(BUILD)/libmaple.a
+		 $(BENCH_DIR)/bench_commit.h $(VMA_BENCH_BLOBS) $(VMA_UP_BLOB) $(BUILD)/libmaple.a
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(INCLUDES) $(ALL_CFLAGS) -o $@ $< $(VMA_BENCH_BLOBS) \
 		$(VMA_UP_BLOB) $(BUILD)/libmaple.a $(VMA_BENCH_LIBS)

@@ -76,6 +76,7 @@ VMA_BENCH_LIBS	= $(if $(strip $(SANFLAGS)),-lurcu-memb,\
 		  -Wl,-Bstatic -lurcu-memb -lurcu-common -Wl,-Bdynamic) -lpthread -lm
 
 $(BUILD)/vma_bench: $(VMA_DIR)/vma_bench.c $(VMA_DIR)/bench_ops.h \
+		    tools/testing/bench/bench_commit.h \
 		    $(VMA_BENCH_BLOBS) $(BUILD)/libmaple.a
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(INCLUDES) $(ALL_CFLAGS) -o $@ $< $(VMA_BENCH_BLOBS) \

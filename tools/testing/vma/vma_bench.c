@@ -87,6 +87,7 @@
 #include <linux/maple_tree.h>
 
 #include "bench_ops.h"
+#include "../bench/bench_commit.h"
 
 #define B_PAGE		4096UL
 #define B_BASE		0x10000000UL
@@ -927,29 +928,6 @@ static void print_tables(void)
 
 static char run_commit[64], run_date[32];
 
-static void read_commit(char *buf, size_t size)
-{
-	const char *env = getenv("BENCH_COMMIT");
-	char line[64] = "";
-	FILE *p;
-
-	if (env && *env) {
-		snprintf(buf, size, "%s", env);
-		return;
-	}
-	snprintf(buf, size, "unknown");
-	p = popen("git rev-parse --short HEAD 2>/dev/null", "r");
-	if (!p)
-		return;
-	if (fgets(line, sizeof(line), p))
-		line[strcspn(line, "\r\n")] = '\0';
-	if (pclose(p) == 0 && line[0]) {
-		int dirty = system("git diff --quiet HEAD -- 2>/dev/null");
-
-		snprintf(buf, size, "%s%s", line, dirty ? "-dirty" : "");
-	}
-}
-
 /*
  * One object per backend under "metrics" (medians), "rsd_pct" and, for
  * the baselines, "change_pct" (maple against it); one value a line, which
@@ -1221,7 +1199,7 @@ int main(int argc, char **argv)
 	if (!o.ms)
 		o.ms = 1;
 
-	read_commit(run_commit, sizeof(run_commit));
+	bench_read_commit(run_commit, sizeof(run_commit));
 	gmtime_r(&now, &tm);
 	strftime(run_date, sizeof(run_date), "%Y-%m-%dT%H:%M:%SZ", &tm);
 
