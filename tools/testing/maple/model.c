@@ -269,9 +269,7 @@ unsigned long model_nr_ranges(const struct model *m)
 	return nr;
 }
 
-/* Every range in order, NULL gaps included; caller frees. */
-static struct model_range *model_all_ranges(const struct model *m,
-					    unsigned long *nr)
+struct model_range *model_all_ranges(const struct model *m, unsigned long *nr)
 {
 	struct model_range *all;
 	unsigned long i, n = 0, first, last;
@@ -291,6 +289,38 @@ static struct model_range *model_all_ranges(const struct model *m,
 	}
 	*nr = n;
 	return all;
+}
+
+/*
+ * all[] alternates: a NULL gap is maximal, so it is followed (and preceded)
+ * by a non-NULL range or by the end of the index space.  Each search from
+ * an index inside all[i] therefore stops at all[i] itself or at most two
+ * ranges away.
+ */
+void model_expect_at(const struct model_range *all, unsigned long nr,
+		     unsigned long i, struct model_expect *e)
+{
+	const struct model_range *r = &all[i];
+
+	if (r->entry) {
+		e->find = r;
+		e->find_rev = r;
+	} else {
+		e->find = i + 1 < nr ? &all[i + 1] : NULL;
+		e->find_rev = i ? &all[i - 1] : NULL;
+	}
+	if (i + 1 == nr)
+		e->next = NULL;
+	else if (all[i + 1].entry)
+		e->next = &all[i + 1];
+	else
+		e->next = i + 2 < nr ? &all[i + 2] : NULL;
+	if (!i)
+		e->prev = NULL;
+	else if (all[i - 1].entry)
+		e->prev = &all[i - 1];
+	else
+		e->prev = i >= 2 ? &all[i - 2] : NULL;
 }
 
 /* The part of gap @i inside [min, max] that can hold @size indices. */
@@ -379,25 +409,35 @@ static bool cmp_range(struct cmp *c, const char *what, unsigned long from,
 	return false;
 }
 
-static void cmp_point(struct cmp *c, struct maple_tree *mt,
-		      const struct model *m, unsigned long p)
+/* mtree_load() and mas_walk() at @p, which lies in the range @want. */
+static void cmp_point_in(struct cmp *c, struct maple_tree *mt,
+			 unsigned long p, const struct model_range *want)
 {
 	MA_STATE(mas, mt, p, p);
-	unsigned long first, last;
-	void *expect, *entry;
+	void *entry;
 
-	expect = model_walk(m, p, &first, &last);
 	entry = mtree_load(mt, p);
-	if (entry != expect)
+	if (entry != want->entry)
 		cmp_fail(c, "mtree_load(%lu) = %p, expected %p", p, entry,
-			 expect);
+			 want->entry);
 
 	rcu_read_lock();
 	entry = mas_walk(&mas);
 	rcu_read_unlock();
-	if (entry != expect || mas.index != first || mas.last != last)
+	if (entry != want->entry || mas.index != want->first ||
+	    mas.last != want->last)
 		cmp_fail(c, "mas_walk(%lu) = %p [%lu, %lu], expected %p [%lu, %lu]",
-			 p, entry, mas.index, mas.last, expect, first, last);
+			 p, entry, mas.index, mas.last, want->entry,
+			 want->first, want->last);
+}
+
+static void cmp_point(struct cmp *c, struct maple_tree *mt,
+		      const struct model *m, unsigned long p)
+{
+	struct model_range want;
+
+	want.entry = model_walk(m, p, &want.first, &want.last);
+	cmp_point_in(c, mt, p, &want);
 }
 
 static void cmp_validate(struct cmp *c, struct maple_tree *mt)
@@ -671,27 +711,27 @@ static void cmp_mt_for_each(struct cmp *c, struct maple_tree *mt,
 		cmp_fail(c, "mt_for_each: %lu entries, expected %lu", i, m->nr);
 }
 
-/* One-shot searches from point @p against the model. */
+/* One-shot searches from point @p, which the model answers with @e. */
 static void cmp_searches(struct cmp *c, struct maple_tree *mt,
-			 const struct model *m, unsigned long p)
+			 unsigned long p, const struct model_expect *e)
 {
 	const struct model_range *r;
 	unsigned long index;
 	void *entry;
 
-	r = model_next(m, p, ULONG_MAX);
+	r = e->next;
 	entry = mt_next(mt, p, ULONG_MAX);
 	if (entry != (r ? r->entry : NULL))
 		cmp_fail(c, "mt_next(%lu) = %p, expected %p", p, entry,
 			 r ? r->entry : NULL);
 
-	r = model_prev(m, p, 0);
+	r = e->prev;
 	entry = mt_prev(mt, p, 0);
 	if (entry != (r ? r->entry : NULL))
 		cmp_fail(c, "mt_prev(%lu) = %p, expected %p", p, entry,
 			 r ? r->entry : NULL);
 
-	r = model_find(m, p, ULONG_MAX);
+	r = e->find;
 	index = p;
 	entry = mt_find(mt, &index, ULONG_MAX);
 	if (entry != (r ? r->entry : NULL) ||
@@ -716,7 +756,7 @@ static void cmp_searches(struct cmp *c, struct maple_tree *mt,
 	{
 		MA_STATE(mas, mt, p, p);
 
-		r = model_find_rev(m, p, 0);
+		r = e->find_rev;
 		rcu_read_lock();
 		entry = mas_find_rev(&mas, 0);
 		rcu_read_unlock();
@@ -730,7 +770,7 @@ static void cmp_searches(struct cmp *c, struct maple_tree *mt,
 	{
 		MA_STATE(mas, mt, p, p);
 
-		r = model_next(m, p, ULONG_MAX);
+		r = e->next;
 		rcu_read_lock();
 		entry = mas_next(&mas, ULONG_MAX);
 		rcu_read_unlock();
@@ -744,7 +784,7 @@ static void cmp_searches(struct cmp *c, struct maple_tree *mt,
 	{
 		MA_STATE(mas, mt, p, p);
 
-		r = model_prev(m, p, 0);
+		r = e->prev;
 		rcu_read_lock();
 		entry = mas_prev(&mas, 0);
 		rcu_read_unlock();
@@ -802,20 +842,25 @@ int model_compare(struct maple_tree *mt, const struct model *m, char *msg,
 			cmp_find_reverse(&c, mt, m, r->last + 1, k + 1, false);
 	}
 
-	/* Every range boundary, one inside it and so (via the neighbour) one
-	 * outside it. */
+	/*
+	 * Every range boundary, one inside it and so (via the neighbour) one
+	 * outside it.  One sweep over all[]: what the model answers at an
+	 * index of all[i] is all[i] or a range next to it.
+	 */
 	for (i = 0; i < nr_all && c.bad == 0; i++) {
 		const struct model_range *r = &all[i];
+		struct model_expect e;
 
-		cmp_point(&c, mt, m, r->first);
-		cmp_point(&c, mt, m, r->last);
+		model_expect_at(all, nr_all, i, &e);
+		cmp_point_in(&c, mt, r->first, r);
+		cmp_point_in(&c, mt, r->last, r);
 		if (r->last - r->first >= 2) {
-			cmp_point(&c, mt, m, r->first + 1);
-			cmp_point(&c, mt, m, r->last - 1);
+			cmp_point_in(&c, mt, r->first + 1, r);
+			cmp_point_in(&c, mt, r->last - 1, r);
 		}
-		cmp_searches(&c, mt, m, r->first);
+		cmp_searches(&c, mt, r->first, &e);
 		if (r->last != r->first)
-			cmp_searches(&c, mt, m, r->last);
+			cmp_searches(&c, mt, r->last, &e);
 	}
 
 	free(all);
