@@ -115,6 +115,13 @@ bool model_empty_area_rev(const struct model *m, unsigned long min,
 #define MODEL_MSG_LEN	512
 int model_compare(struct maple_tree *mt, const struct model *m, char *msg,
 		  size_t len);
+/*
+ * model_recheck() is for a tree that passed model_compare() against the
+ * same model and was only read since: mt_validate_errors() and a forward
+ * walk show it still holds what it held.
+ */
+int model_recheck(struct maple_tree *mt, const struct model *m, char *msg,
+		  size_t len);
 int model_check_point(struct maple_tree *mt, const struct model *m,
 		      unsigned long index, char *msg, size_t len);
 int model_check_write(struct maple_tree *mt, const struct model *m,
