@@ -12,6 +12,11 @@
 # fuzz_regress_test.c replays it on every `make check`.
 
 FUZZ_SECONDS	?= 60
+# An input takes milliseconds (the slowest saved one, a third of a second
+# under ASan): one that runs for seconds is a hang, most likely a reader
+# retrying forever, and is reported as a crash (libFuzzer's default
+# waits 20 minutes).
+FUZZ_TIMEOUT	?= 10
 FUZZ_CC		?= clang
 FUZZ_DIR	:= tools/testing/maple
 FUZZ_REGRESS	:= $(FUZZ_DIR)/fuzz-regressions
@@ -53,7 +58,8 @@ fuzz: build/fuzz_maple
 	@mkdir -p $(FUZZ_CORPUS)
 	cp $(FUZZ_REGRESS)/* $(FUZZ_CORPUS)/
 	build/fuzz_maple -max_total_time=$(FUZZ_SECONDS) -detect_leaks=0 \
-		-artifact_prefix=build/ -print_final_stats=1 $(FUZZ_CORPUS)
+		-timeout=$(FUZZ_TIMEOUT) -artifact_prefix=build/ \
+		-print_final_stats=1 $(FUZZ_CORPUS)
 
 # make fuzz-cover: which lines and branches of lib/maple_tree.c the saved
 # corpus (build/fuzz-corpus, else the regression inputs) reaches, every
