@@ -69,6 +69,28 @@ const struct model_range *model_next(const struct model *m,
 				     unsigned long index, unsigned long max);
 const struct model_range *model_prev(const struct model *m,
 				     unsigned long index, unsigned long min);
+/*
+ * Every range in order, NULL gaps included, in a malloc()ed array the
+ * caller frees; @nr is set to its length.
+ */
+struct model_range *model_all_ranges(const struct model *m, unsigned long *nr);
+
+/*
+ * What the searches of a tree holding all[] (model_all_ranges()) return
+ * from any index inside all[i]: the same ranges model_find(index,
+ * ULONG_MAX), model_find_rev(index, 0), model_next(index, ULONG_MAX) and
+ * model_prev(index, 0) return (NULL for none), found in O(1) so that a
+ * sweep over all[] can ask at every boundary.
+ */
+struct model_expect {
+	const struct model_range *find;
+	const struct model_range *find_rev;
+	const struct model_range *next;
+	const struct model_range *prev;
+};
+
+void model_expect_at(const struct model_range *all, unsigned long nr,
+		     unsigned long i, struct model_expect *e);
 /* Number of ranges counting the NULL gaps: what a tree must hold. */
 unsigned long model_nr_ranges(const struct model *m);
 /* Lowest / highest free [s, s + size - 1] inside [min, max]. */
@@ -92,6 +114,13 @@ bool model_empty_area_rev(const struct model *m, unsigned long min,
  */
 #define MODEL_MSG_LEN	512
 int model_compare(struct maple_tree *mt, const struct model *m, char *msg,
+		  size_t len);
+/*
+ * model_recheck() is for a tree that passed model_compare() against the
+ * same model and was only read since: mt_validate_errors() and a forward
+ * walk show it still holds what it held.
+ */
+int model_recheck(struct maple_tree *mt, const struct model *m, char *msg,
 		  size_t len);
 int model_check_point(struct maple_tree *mt, const struct model *m,
 		      unsigned long index, char *msg, size_t len);

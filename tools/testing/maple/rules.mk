@@ -12,6 +12,11 @@
 # fuzz_regress_test.c replays it on every `make check`.
 
 FUZZ_SECONDS	?= 60
+# An input takes milliseconds (the slowest saved one, a third of a second
+# under ASan): one that runs for seconds is a hang, most likely a reader
+# retrying forever, and is reported as a crash (libFuzzer's default
+# waits 20 minutes).
+FUZZ_TIMEOUT	?= 10
 FUZZ_CC		?= clang
 FUZZ_DIR	:= tools/testing/maple
 FUZZ_REGRESS	:= $(FUZZ_DIR)/fuzz-regressions
@@ -20,7 +25,9 @@ FUZZ_CORPUS	:= build/fuzz-corpus
 # itself (lib/maple_tree.c) carries libFuzzer's coverage and comparison
 # tracing.  The model, the checks and the userspace stand-ins are the
 # oracle: tracing them cost more than half the run time and steered the
-# fuzzer towards the model's branches instead of the tree's.
+# fuzzer towards the model's branches instead of the tree's.  The tree is
+# built at -O2, as a kernel builds it (10 to 15 percent faster than -O1
+# here); every access left in the code is still instrumented.
 FUZZ_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS	:= -g -O1 -Wall -Wextra $(FUZZ_SAN) \
 		   -DCONFIG_DEBUG_MAPLE_TREE -DTOOLS_RCU_PENDING \
@@ -32,12 +39,13 @@ FUZZ_ORACLE	:= $(wildcard tools/lib/*.c) $(FUZZ_DIR)/model.c \
 FUZZ_OBJDIR	:= build/fuzz-obj
 FUZZ_OBJS	:= $(FUZZ_TRACED:%.c=$(FUZZ_OBJDIR)/%.o) \
 		   $(FUZZ_ORACLE:%.c=$(FUZZ_OBJDIR)/%.o)
+# The objects are rebuilt when these change, this file (its flags) too.
 FUZZ_HDRS	:= $(FUZZ_DIR)/model.h include/linux/maple_tree.h \
-		   $(wildcard tools/include/linux/*.h)
+		   $(wildcard tools/include/linux/*.h) $(FUZZ_DIR)/rules.mk
 
 $(FUZZ_TRACED:%.c=$(FUZZ_OBJDIR)/%.o): $(FUZZ_OBJDIR)/%.o: %.c $(FUZZ_HDRS) | deps-fuzz
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -fno-sanitize-coverage=trace-cmp -c -o $@ $<
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -O2 -fsanitize=fuzzer-no-link -fno-sanitize-coverage=trace-cmp -c -o $@ $<
 
 $(FUZZ_ORACLE:%.c=$(FUZZ_OBJDIR)/%.o): $(FUZZ_OBJDIR)/%.o: %.c $(FUZZ_HDRS) | deps-fuzz
 	@mkdir -p $(@D)
@@ -53,7 +61,8 @@ fuzz: build/fuzz_maple
 	@mkdir -p $(FUZZ_CORPUS)
 	cp $(FUZZ_REGRESS)/* $(FUZZ_CORPUS)/
 	build/fuzz_maple -max_total_time=$(FUZZ_SECONDS) -detect_leaks=0 \
-		-artifact_prefix=build/ -print_final_stats=1 $(FUZZ_CORPUS)
+		-timeout=$(FUZZ_TIMEOUT) -artifact_prefix=build/ \
+		-print_final_stats=1 $(FUZZ_CORPUS)
 
 # make fuzz-cover: which lines and branches of lib/maple_tree.c the saved
 # corpus (build/fuzz-corpus, else the regression inputs) reaches, every
