@@ -11,8 +11,8 @@
 #        top-level Kconfig), its lib/Makefile line and its line in the
 #        MAPLE TREE entry of MAINTAINERS
 #   0003 fork: dup_mmap() copies the VMA tree with __mt_dup() and then
-#        puts the child's VMAs in place (scripts/series/0003.diff, a
-#        change of the kernel's own kernel/fork.c)
+#        puts the child's VMAs in place (scripts/series/0003-fork.awk
+#        edits the kernel's own kernel/fork.c)
 #
 # The patches are made in a scratch git repository holding only the
 # kernel files the series touches and exported with --zero-commit and no
@@ -132,15 +132,15 @@ awk '
 authored lib/maple_tree_kunit.c Kconfig scripts/series/0002.msg
 commit "$top"/scripts/series/0002.msg
 
-# 0003: fork duplicates the VMA tree whole.  The change to the kernel's
-# kernel/fork.c is kept as a diff against the pristine file; it must
-# apply exactly.
-patch -d "$repo" -p1 --forward --batch --fuzz=0 --no-backup-if-mismatch \
-	--quiet <scripts/series/0003.diff || {
-	echo "make-series: scripts/series/0003.diff does not apply" >&2
+# 0003: fork duplicates the VMA tree whole.  The kernel's own
+# kernel/fork.c is edited by scripts/series/0003-fork.awk, which holds
+# only our lines and fails unless every edit is made exactly once.
+awk -f scripts/series/0003-fork.awk "$src/kernel/fork.c" \
+	>"$repo/kernel/fork.c" || {
+	echo "make-series: scripts/series/0003-fork.awk does not fit kernel/fork.c" >&2
 	exit 1
 }
-authored scripts/series/0003.diff scripts/series/0003.msg
+authored scripts/series/0003-fork.awk scripts/series/0003.msg
 commit "$top"/scripts/series/0003.msg
 
 rm -rf "$out"
