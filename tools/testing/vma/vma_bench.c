@@ -789,10 +789,53 @@ static int count_all(const struct run_opts *o)
 	return n;
 }
 
+/* One metric's measurement on one backend: a robot or a micro-workload. */
+struct bench_job {
+	const struct robot_wl *wl;	/* robot: workload and mode */
+	int mode;
+	int w;				/* micro: workload, VMAs, operations */
+	unsigned long vmas, ops;
+};
+
+static double robot_job(const struct vma_bench_ops *ops,
+			const struct bench_job *job, const struct run_opts *o)
+{
+	return robot_measure(ops, job->wl, job->mode, o->ms);
+}
+
+static double micro_job(const struct vma_bench_ops *ops,
+			const struct bench_job *job, const struct run_opts *o)
+{
+	(void)o;
+	return micro_measure(ops, job->w, job->vmas, job->ops);
+}
+
+/* The rounds of metric @name (the @n-th of @of), backends in turn. */
+static void run_metric(const struct run_opts *o, const char *name, int n,
+		       int of,
+		       double (*measure)(const struct vma_bench_ops *,
+					 const struct bench_job *,
+					 const struct run_opts *),
+		       const struct bench_job *job)
+{
+	struct metric *m = metric_new(name);
+	int r, k, b;
+
+	m->nr = o->runs;
+	for (r = 0; r < o->runs; r++) {
+		progress(n, of, name, r, o->runs);
+		for (k = 0; k < nr_backends; k++) {
+			b = round_backend(r, k);
+			m->v[b][r] = measure(backends[b], job, o);
+		}
+	}
+	metric_finish(m);
+}
+
 static void run_all(const struct run_opts *o, const char *self)
 {
 	char name[B_NAME_LEN];
-	int mode, r, k, b, n = 0, of = count_all(o);
+	int mode, b, n = 0, of = count_all(o);
 	unsigned int i, s;
 	struct metric *m;
 
@@ -800,49 +843,29 @@ static void run_all(const struct run_opts *o, const char *self)
 		const struct robot_wl *wl = &robot_wls[i];
 
 		for (mode = MODE_P1; mode <= MODE_TN; mode <<= 1) {
+			struct bench_job job = { .wl = wl, .mode = mode };
+
 			if (!(wl->modes & mode))
 				continue;
 			robot_name(name, sizeof(name), wl, mode);
 			if (!wanted(o, name))
 				continue;
-			m = metric_new(name);
-			m->nr = o->runs;
-			n++;
-			for (r = 0; r < o->runs; r++) {
-				progress(n, of, name, r, o->runs);
-				for (k = 0; k < nr_backends; k++) {
-					b = round_backend(r, k);
-					m->v[b][r] = robot_measure(backends[b],
-								   wl, mode,
-								   o->ms);
-				}
-			}
-			metric_finish(m);
+			run_metric(o, name, ++n, of, robot_job, &job);
 		}
 	}
 	for (i = 0; i < NR_MICRO_WLS; i++) {
 		for (s = 0; s < 2; s++) {
 			unsigned long ops = (i == 0 ? 100000 : 1000000) /
 					    (o->quick ? 20 : 1);
+			struct bench_job job = {
+				.w = i, .vmas = micro_sizes[s], .ops = ops,
+			};
 
 			snprintf(name, sizeof(name), "vma.%s.%luvmas.ns_per_op",
 				 micro_wls[i], micro_sizes[s]);
 			if (!wanted(o, name))
 				continue;
-			m = metric_new(name);
-			m->nr = o->runs;
-			n++;
-			for (r = 0; r < o->runs; r++) {
-				progress(n, of, name, r, o->runs);
-				for (k = 0; k < nr_backends; k++) {
-					b = round_backend(r, k);
-					m->v[b][r] = micro_measure(backends[b],
-								   i,
-								   micro_sizes[s],
-								   ops);
-				}
-			}
-			metric_finish(m);
+			run_metric(o, name, ++n, of, micro_job, &job);
 			if (!o->callgrind)
 				continue;
 			snprintf(name, sizeof(name),
