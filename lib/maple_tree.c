@@ -69,8 +69,6 @@
  */
 
 #define MAPLE_ROOT_NODE		0x02UL	/* ma_root holds a node */
-#define MAPLE_ENODE_TYPE_SHIFT	3
-#define MAPLE_ENODE_TYPE_MASK	0x03UL
 #define MAPLE_PARENT_ROOT	0x01UL	/* ->parent points at the tree */
 #define MAPLE_PARENT_SLOT_SHIFT	3
 #define MAPLE_PARENT_SLOT_MASK	0x1fUL
@@ -219,12 +217,6 @@ static inline void mt_set_height(struct maple_tree *mt, unsigned int height)
 
 	flags |= height << MT_FLAGS_HEIGHT_OFFSET;
 	WRITE_ONCE(mt->ma_flags, flags);
-}
-
-static inline bool mt_locked(const struct maple_tree *mt)
-{
-	return mt_external_lock(mt) ? mt_lock_is_held(mt) :
-		lockdep_is_held(&mt->ma_lock);
 }
 
 /* The root pointer, for a reader (RCU or lock) and for a writer. */
@@ -1394,57 +1386,7 @@ static noinline void *mas_backward(struct ma_state *mas, unsigned long min,
 	}
 }
 
-/*
- * What most forward calls come down to: the state is on a range of a live
- * leaf that is not the leaf's last, and the next range is in that leaf.
- * False if the state is anything else (mas_find_common() and friends then
- * deal with it); else the call's result is in *@entry.
- */
-static __always_inline bool mas_forward_fast(struct ma_state *mas,
-					     unsigned long max, bool any,
-					     void **entry)
-{
-	unsigned long done = mas->last;
-
-	if (!mas_is_active(mas) || done >= mas->max || done >= max)
-		return false;
-	switch (mas_leaf_forward(mas, max, any, done, entry)) {
-	case MAS_RUN_FOUND:
-		break;
-	case MAS_RUN_LIMIT:
-		*entry = NULL;
-		break;
-	default:
-		*entry = mas_forward(mas, max, any, done);
-		break;
-	}
-	return true;
-}
-
-/* The mirror of mas_forward_fast(). */
-static __always_inline bool mas_backward_fast(struct ma_state *mas,
-					      unsigned long min, bool any,
-					      void **entry)
-{
-	unsigned long done = mas->index;
-
-	if (!mas_is_active(mas) || done <= mas->min || done <= min)
-		return false;
-	switch (mas_leaf_backward(mas, min, any, done, entry)) {
-	case MAS_RUN_FOUND:
-		break;
-	case MAS_RUN_LIMIT:
-		*entry = NULL;
-		break;
-	default:
-		*entry = mas_backward(mas, min, any, done);
-		break;
-	}
-	return true;
-}
-
-static noinline void *mas_find_common(struct ma_state *mas,
-				      unsigned long max, bool any)
+static void *mas_find_common(struct ma_state *mas, unsigned long max, bool any)
 {
 	unsigned long from;
 	void *entry;
@@ -1504,50 +1446,22 @@ void *mas_walk(struct ma_state *mas)
 }
 EXPORT_SYMBOL_GPL(mas_walk);
 
-/**
- * mas_find() - Find the next non-NULL entry at or before @max.
- * @mas: Maple Tree operation state.
- * @max: The last index to look at.
- *
- * The first call (state MAS_START) returns the entry at mas->index if there
- * is one; later calls return the entry after the one last returned.  Sets
- * mas->index/last to the bounds of the returned entry.  The caller holds
- * rcu_read_lock() or the tree lock.
- *
- * Return: the entry, or NULL if none starts at or before @max.
- */
-void *mas_find(struct ma_state *mas, unsigned long max)
+/* mas_find(), out of line: see <linux/maple_tree.h>. */
+void *__mas_find(struct ma_state *mas, unsigned long max)
 {
-	void *entry;
-
-	if (mas_forward_fast(mas, max, false, &entry))
-		return entry;
 	return mas_find_common(mas, max, false);
 }
-EXPORT_SYMBOL_GPL(mas_find);
+EXPORT_SYMBOL_GPL(__mas_find);
 
-/**
- * mas_find_range() - Find the next range, NULL or not, at or before @max.
- * @mas: Maple Tree operation state.
- * @max: The last index to look at.
- *
- * Like mas_find(), but every range counts, including empty ones; check
- * mas->index/last to see which range the (possibly NULL) entry covers.
- *
- * Return: the entry of the range found, or NULL.
- */
-void *mas_find_range(struct ma_state *mas, unsigned long max)
+/* mas_find_range(), out of line: see <linux/maple_tree.h>. */
+void *__mas_find_range(struct ma_state *mas, unsigned long max)
 {
-	void *entry;
-
-	if (mas_forward_fast(mas, max, true, &entry))
-		return entry;
 	return mas_find_common(mas, max, true);
 }
-EXPORT_SYMBOL_GPL(mas_find_range);
+EXPORT_SYMBOL_GPL(__mas_find_range);
 
-static noinline void *mas_find_rev_common(struct ma_state *mas,
-					  unsigned long min, bool any)
+static void *mas_find_rev_common(struct ma_state *mas,
+				 unsigned long min, bool any)
 {
 	void *entry;
 
@@ -1571,46 +1485,21 @@ static noinline void *mas_find_rev_common(struct ma_state *mas,
 	return mas_backward(mas, min, any, mas->index);
 }
 
-/**
- * mas_find_rev() - Find the previous non-NULL entry ending at or after @min.
- * @mas: Maple Tree operation state.
- * @min: The lowest index to look at.
- *
- * The first call returns the entry at mas->index if there is one; later
- * calls return the entry before the one last returned.  The caller holds
- * rcu_read_lock() or the tree lock.
- *
- * Return: the entry, or NULL.
- */
-void *mas_find_rev(struct ma_state *mas, unsigned long min)
+/* mas_find_rev(), out of line: see <linux/maple_tree.h>. */
+void *__mas_find_rev(struct ma_state *mas, unsigned long min)
 {
-	void *entry;
-
-	if (mas_backward_fast(mas, min, false, &entry))
-		return entry;
 	return mas_find_rev_common(mas, min, false);
 }
-EXPORT_SYMBOL_GPL(mas_find_rev);
+EXPORT_SYMBOL_GPL(__mas_find_rev);
 
-/**
- * mas_find_range_rev() - Find the previous range, NULL or not.
- * @mas: Maple Tree operation state.
- * @min: The lowest index to look at.
- *
- * Return: the entry of the range found (possibly NULL).
- */
-void *mas_find_range_rev(struct ma_state *mas, unsigned long min)
+/* mas_find_range_rev(), out of line: see <linux/maple_tree.h>. */
+void *__mas_find_range_rev(struct ma_state *mas, unsigned long min)
 {
-	void *entry;
-
-	if (mas_backward_fast(mas, min, true, &entry))
-		return entry;
 	return mas_find_rev_common(mas, min, true);
 }
-EXPORT_SYMBOL_GPL(mas_find_range_rev);
+EXPORT_SYMBOL_GPL(__mas_find_range_rev);
 
-static noinline void *mas_next_common(struct ma_state *mas,
-				      unsigned long max, bool any)
+static void *mas_next_common(struct ma_state *mas, unsigned long max, bool any)
 {
 	mas_resume(mas);
 	if (mas_is_start(mas))
@@ -1618,45 +1507,21 @@ static noinline void *mas_next_common(struct ma_state *mas,
 	return mas_forward(mas, max, any, mas->last);
 }
 
-/**
- * mas_next() - The next non-NULL entry after the current range.
- * @mas: Maple Tree operation state.
- * @max: The last index an entry may start at.
- *
- * From MAS_START, first walks to mas->index.  The caller holds
- * rcu_read_lock() or the tree lock.
- *
- * Return: the entry (mas->index/last set to its range) or NULL.
- */
-void *mas_next(struct ma_state *mas, unsigned long max)
+/* mas_next(), out of line: see <linux/maple_tree.h>. */
+void *__mas_next(struct ma_state *mas, unsigned long max)
 {
-	void *entry;
-
-	if (mas_forward_fast(mas, max, false, &entry))
-		return entry;
 	return mas_next_common(mas, max, false);
 }
-EXPORT_SYMBOL_GPL(mas_next);
+EXPORT_SYMBOL_GPL(__mas_next);
 
-/**
- * mas_next_range() - The range after the current one, NULL or not.
- * @mas: Maple Tree operation state.
- * @max: The last index the range may start at.
- *
- * Return: the entry of the next range (possibly NULL).
- */
-void *mas_next_range(struct ma_state *mas, unsigned long max)
+/* mas_next_range(), out of line: see <linux/maple_tree.h>. */
+void *__mas_next_range(struct ma_state *mas, unsigned long max)
 {
-	void *entry;
-
-	if (mas_forward_fast(mas, max, true, &entry))
-		return entry;
 	return mas_next_common(mas, max, true);
 }
-EXPORT_SYMBOL_GPL(mas_next_range);
+EXPORT_SYMBOL_GPL(__mas_next_range);
 
-static noinline void *mas_prev_common(struct ma_state *mas,
-				      unsigned long min, bool any)
+static void *mas_prev_common(struct ma_state *mas, unsigned long min, bool any)
 {
 	mas_resume(mas);
 	if (mas_is_start(mas))
@@ -1664,42 +1529,19 @@ static noinline void *mas_prev_common(struct ma_state *mas,
 	return mas_backward(mas, min, any, mas->index);
 }
 
-/**
- * mas_prev() - The previous non-NULL entry before the current range.
- * @mas: Maple Tree operation state.
- * @min: The lowest index an entry may end at.
- *
- * From MAS_START, first walks to mas->index.  The caller holds
- * rcu_read_lock() or the tree lock.
- *
- * Return: the entry (mas->index/last set to its range) or NULL.
- */
-void *mas_prev(struct ma_state *mas, unsigned long min)
+/* mas_prev(), out of line: see <linux/maple_tree.h>. */
+void *__mas_prev(struct ma_state *mas, unsigned long min)
 {
-	void *entry;
-
-	if (mas_backward_fast(mas, min, false, &entry))
-		return entry;
 	return mas_prev_common(mas, min, false);
 }
-EXPORT_SYMBOL_GPL(mas_prev);
+EXPORT_SYMBOL_GPL(__mas_prev);
 
-/**
- * mas_prev_range() - The range before the current one, NULL or not.
- * @mas: Maple Tree operation state.
- * @min: The lowest index the range may end at.
- *
- * Return: the entry of the previous range (possibly NULL).
- */
-void *mas_prev_range(struct ma_state *mas, unsigned long min)
+/* mas_prev_range(), out of line: see <linux/maple_tree.h>. */
+void *__mas_prev_range(struct ma_state *mas, unsigned long min)
 {
-	void *entry;
-
-	if (mas_backward_fast(mas, min, true, &entry))
-		return entry;
 	return mas_prev_common(mas, min, true);
 }
-EXPORT_SYMBOL_GPL(mas_prev_range);
+EXPORT_SYMBOL_GPL(__mas_prev_range);
 
 /**
  * mas_pause() - Let the caller drop the lock in the middle of an iteration.
@@ -3930,9 +3772,10 @@ static void mt_leaf_build(struct maple_tree *mt, struct mt_leaf_wr *lw,
 /*
  * The node a write of @kind inside one leaf takes: one for the new leaf of
  * a split, and one to replace the leaf of a rewrite under RCU.  A single
- * store takes none.  A moved boundary is one pivot store, in RCU mode too: no entry changes,
- * the pivots keep their order, and a reader reads each pivot once, so it
- * sees a slot's range with either value of the moved boundary.  A reader
+ * store takes none.  A moved boundary is one pivot store, in RCU mode
+ * too: no entry changes, the pivots keep their order, and a reader reads
+ * each pivot once, so it sees a slot's range with either value of the
+ * moved boundary.  A reader
  * that searched the pivots before the move and reads the slot's bounds
  * after it may find its index outside them; mas_walk_bounds() searches
  * again then.
@@ -4319,8 +4162,8 @@ static noinline void *mas_wr_leaf(struct ma_state *mas, void *entry)
  * Store @entry over [mas->index, mas->last] with the nodes in the state's
  * pool, allocating what is missing without sleeping: the write's kind
  * (as mas_wr_kind() works it out, or the single store mas_preallocate()
- * recorded), then that kind carried out.  On failure mas->node holds the error and the
- * tree is unchanged.
+ * recorded), then that kind carried out.  On failure mas->node holds the
+ * error and the tree is unchanged.
  *
  * Return: the entry that was at mas->index.
  */

@@ -37,6 +37,9 @@
 #endif
 
 #define MAPLE_NODE_MASK		255UL
+/* An encoded node keeps its enum maple_type in these bits. */
+#define MAPLE_ENODE_TYPE_SHIFT	3
+#define MAPLE_ENODE_TYPE_MASK	0x03UL
 
 /*
  * Opaque handles: a parent pointer (node address, offset in the parent and
@@ -280,10 +283,15 @@ void *mas_store(struct ma_state *mas, void *entry);
 void *mas_erase(struct ma_state *mas);
 int mas_store_gfp(struct ma_state *mas, void *entry, gfp_t gfp);
 void mas_store_prealloc(struct ma_state *mas, void *entry);
-void *mas_find(struct ma_state *mas, unsigned long max);
-void *mas_find_range(struct ma_state *mas, unsigned long max);
-void *mas_find_rev(struct ma_state *mas, unsigned long min);
-void *mas_find_range_rev(struct ma_state *mas, unsigned long min);
+/* The iterators' out-of-line halves: see mas_find() and its kin below. */
+void *__mas_find(struct ma_state *mas, unsigned long max);
+void *__mas_find_range(struct ma_state *mas, unsigned long max);
+void *__mas_find_rev(struct ma_state *mas, unsigned long min);
+void *__mas_find_range_rev(struct ma_state *mas, unsigned long min);
+void *__mas_next(struct ma_state *mas, unsigned long max);
+void *__mas_next_range(struct ma_state *mas, unsigned long max);
+void *__mas_prev(struct ma_state *mas, unsigned long min);
+void *__mas_prev_range(struct ma_state *mas, unsigned long min);
 /*
  * mas_preallocate() allocates exactly what the next store needs: nothing
  * for a slot store or a moved boundary (in RCU mode too), nothing outside
@@ -298,11 +306,6 @@ void mas_pause(struct ma_state *mas);
 void maple_tree_init(void);
 void mas_destroy(struct ma_state *mas);
 int mas_expected_entries(struct ma_state *mas, unsigned long nr_entries);
-
-void *mas_prev(struct ma_state *mas, unsigned long min);
-void *mas_prev_range(struct ma_state *mas, unsigned long min);
-void *mas_next(struct ma_state *mas, unsigned long max);
-void *mas_next_range(struct ma_state *mas, unsigned long max);
 
 int mas_empty_area(struct ma_state *mas, unsigned long min,
 		   unsigned long max, unsigned long size);
@@ -449,6 +452,275 @@ static inline bool mt_external_lock(const struct maple_tree *mt)
 {
 	return (READ_ONCE(mt->ma_flags) & MT_FLAGS_LOCK_MASK) ==
 		MT_FLAGS_LOCK_EXTERN;
+}
+
+/*
+ * The iterators' common step, done inline: from the range the state is on
+ * to the next (previous) one in the leaf it stands on, the way the XArray
+ * steps inside a node without a call.  It reads the leaf as the iterators
+ * out of line do (see "RCU readers" in Documentation/core-api/maple_tree.rst)
+ * and writes the state only for a range it returns; anything else -- a
+ * state on no leaf, the leaf's edge, the limit, a dead leaf, a range whose
+ * end moved -- it leaves to the out-of-line half, which then starts from
+ * the state as it was.
+ */
+
+/* Is the tree lock (or the caller's, with MT_FLAGS_LOCK_EXTERN) held? */
+static inline bool mt_locked(const struct maple_tree *mt)
+{
+	return mt_external_lock(mt) ? mt_lock_is_held(mt) :
+		lockdep_is_held(&mt->ma_lock);
+}
+
+/* The leaf the state stands on, or NULL if it stands on no leaf. */
+static __always_inline struct maple_range_64 *
+mas_leaf_now(const struct ma_state *mas)
+{
+	unsigned long enode = (unsigned long)mas->node;
+
+	/* The MAS_* states and errors are no address with a leaf's type. */
+	if (!(enode & ~MAPLE_NODE_MASK) ||
+	    (enode & MAPLE_NODE_MASK) !=
+	    (unsigned long)maple_leaf_64 << MAPLE_ENODE_TYPE_SHIFT)
+		return NULL;
+	return (struct maple_range_64 *)(enode & ~MAPLE_NODE_MASK);
+}
+
+/* Whether @leaf was replaced: its parent word points at itself. */
+static __always_inline bool mas_leaf_dead(const struct maple_range_64 *leaf)
+{
+	/*
+	 * The words taken from the leaf before its parent word: pairs with
+	 * the smp_wmb() after the mark in ma_mark_dead() (lib/maple_tree.c).
+	 */
+	smp_rmb();
+	return (const void *)READ_ONCE(leaf->parent) == (const void *)leaf;
+}
+
+/*
+ * The range after the state's in its leaf, if it starts at or before @max
+ * and is non-NULL or @any: the state is moved to it and true returned.
+ */
+static __always_inline bool mas_next_in_leaf(struct ma_state *mas,
+					     unsigned long max, bool any,
+					     void **entry)
+{
+	struct maple_range_64 *leaf = mas_leaf_now(mas);
+	unsigned long done = mas->last, nmax = mas->max, first, hi;
+	unsigned char off = mas->offset;
+	void *next;
+
+	if (!leaf || done >= nmax || done >= max)
+		return false;
+	/* The range iterators go out of line for a range that grew. */
+	if (any && READ_ONCE(leaf->pivot[off]) > done)
+		return false;
+	for (;;) {
+		/* The state's range is not the leaf's last: it has a pivot. */
+		first = READ_ONCE(leaf->pivot[off]) + 1;
+		off++;
+		hi = off < MAPLE_RANGE64_SLOTS - 1 ?
+			READ_ONCE(leaf->pivot[off]) : nmax;
+		next = rcu_dereference_check(leaf->slot[off],
+					     mt_locked(mas->tree));
+		if (mas_leaf_dead(leaf) || first > max)
+			return false;
+		if (hi > done && (next || any))
+			break;
+		if (hi >= nmax || hi >= max)
+			return false;
+	}
+	mas->offset = off;
+	mas->index = first;
+	mas->last = hi;
+	*entry = next;
+	return true;
+}
+
+/*
+ * The range before the state's in its leaf, if it ends at or after @min
+ * and is non-NULL or @any: the mirror of mas_next_in_leaf().
+ */
+static __always_inline bool mas_prev_in_leaf(struct ma_state *mas,
+					     unsigned long min, bool any,
+					     void **entry)
+{
+	struct maple_range_64 *leaf = mas_leaf_now(mas);
+	unsigned long done = mas->index, nmin = mas->min, lo, hi;
+	unsigned char off = mas->offset;
+	void *prev;
+
+	if (!leaf || done <= nmin || done <= min)
+		return false;
+	/* The range iterators go out of line for a range that grew. */
+	if (any && READ_ONCE(leaf->pivot[off - 1]) + 1 < done)
+		return false;
+	for (;;) {
+		/* The state's range is not the leaf's first: off > 0. */
+		hi = READ_ONCE(leaf->pivot[off - 1]);
+		off--;
+		lo = off ? READ_ONCE(leaf->pivot[off - 1]) + 1 : nmin;
+		prev = rcu_dereference_check(leaf->slot[off],
+					     mt_locked(mas->tree));
+		if (mas_leaf_dead(leaf) || hi < min)
+			return false;
+		if (lo < done && (prev || any))
+			break;
+		if (lo <= nmin || lo <= min)
+			return false;
+	}
+	mas->offset = off;
+	mas->index = lo;
+	mas->last = hi;
+	*entry = prev;
+	return true;
+}
+
+/**
+ * mas_find() - Find the next non-NULL entry at or before @max.
+ * @mas: Maple Tree operation state.
+ * @max: The last index to look at.
+ *
+ * The first call (state MAS_START) returns the entry at mas->index if there
+ * is one; later calls return the entry after the one last returned.  Sets
+ * mas->index/last to the bounds of the returned entry.  The caller holds
+ * rcu_read_lock() or the tree lock.
+ *
+ * Return: the entry, or NULL if none starts at or before @max.
+ */
+static inline void *mas_find(struct ma_state *mas, unsigned long max)
+{
+	void *entry;
+
+	if (mas_next_in_leaf(mas, max, false, &entry))
+		return entry;
+	return __mas_find(mas, max);
+}
+
+/**
+ * mas_find_range() - Find the next range, NULL or not, at or before @max.
+ * @mas: Maple Tree operation state.
+ * @max: The last index to look at.
+ *
+ * Like mas_find(), but every range counts, including empty ones; check
+ * mas->index/last to see which range the (possibly NULL) entry covers.
+ *
+ * Return: the entry of the range found, or NULL.
+ */
+static inline void *mas_find_range(struct ma_state *mas, unsigned long max)
+{
+	void *entry;
+
+	if (mas_next_in_leaf(mas, max, true, &entry))
+		return entry;
+	return __mas_find_range(mas, max);
+}
+
+/**
+ * mas_find_rev() - Find the previous non-NULL entry ending at or after @min.
+ * @mas: Maple Tree operation state.
+ * @min: The lowest index to look at.
+ *
+ * The first call returns the entry at mas->index if there is one; later
+ * calls return the entry before the one last returned.  The caller holds
+ * rcu_read_lock() or the tree lock.
+ *
+ * Return: the entry, or NULL.
+ */
+static inline void *mas_find_rev(struct ma_state *mas, unsigned long min)
+{
+	void *entry;
+
+	if (mas_prev_in_leaf(mas, min, false, &entry))
+		return entry;
+	return __mas_find_rev(mas, min);
+}
+
+/**
+ * mas_find_range_rev() - Find the previous range, NULL or not.
+ * @mas: Maple Tree operation state.
+ * @min: The lowest index to look at.
+ *
+ * Return: the entry of the range found (possibly NULL).
+ */
+static inline void *mas_find_range_rev(struct ma_state *mas,
+				       unsigned long min)
+{
+	void *entry;
+
+	if (mas_prev_in_leaf(mas, min, true, &entry))
+		return entry;
+	return __mas_find_range_rev(mas, min);
+}
+
+/**
+ * mas_next() - The next non-NULL entry after the current range.
+ * @mas: Maple Tree operation state.
+ * @max: The last index an entry may start at.
+ *
+ * From MAS_START, first walks to mas->index.  The caller holds
+ * rcu_read_lock() or the tree lock.
+ *
+ * Return: the entry (mas->index/last set to its range) or NULL.
+ */
+static inline void *mas_next(struct ma_state *mas, unsigned long max)
+{
+	void *entry;
+
+	if (mas_next_in_leaf(mas, max, false, &entry))
+		return entry;
+	return __mas_next(mas, max);
+}
+
+/**
+ * mas_next_range() - The range after the current one, NULL or not.
+ * @mas: Maple Tree operation state.
+ * @max: The last index the range may start at.
+ *
+ * Return: the entry of the next range (possibly NULL).
+ */
+static inline void *mas_next_range(struct ma_state *mas, unsigned long max)
+{
+	void *entry;
+
+	if (mas_next_in_leaf(mas, max, true, &entry))
+		return entry;
+	return __mas_next_range(mas, max);
+}
+
+/**
+ * mas_prev() - The previous non-NULL entry before the current range.
+ * @mas: Maple Tree operation state.
+ * @min: The lowest index an entry may end at.
+ *
+ * From MAS_START, first walks to mas->index.  The caller holds
+ * rcu_read_lock() or the tree lock.
+ *
+ * Return: the entry (mas->index/last set to its range) or NULL.
+ */
+static inline void *mas_prev(struct ma_state *mas, unsigned long min)
+{
+	void *entry;
+
+	if (mas_prev_in_leaf(mas, min, false, &entry))
+		return entry;
+	return __mas_prev(mas, min);
+}
+
+/**
+ * mas_prev_range() - The range before the current one, NULL or not.
+ * @mas: Maple Tree operation state.
+ * @min: The lowest index the range may end at.
+ *
+ * Return: the entry of the previous range (possibly NULL).
+ */
+static inline void *mas_prev_range(struct ma_state *mas, unsigned long min)
+{
+	void *entry;
+
+	if (mas_prev_in_leaf(mas, min, true, &entry))
+		return entry;
+	return __mas_prev_range(mas, min);
 }
 
 /**
