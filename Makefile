@@ -22,9 +22,11 @@
 #                     adds the same boot for x86_64 under qemu
 #                     (see Documentation/dev-tools/testing.rst)
 #   make series       build/series/*.patch: the patch series that puts our tree
-#                     and KUnit suites into Debian's linux-source-6.1
+#                     (in steps), KUnit suites and fork change into Debian's
+#                     linux-source-6.1, with a cover letter
 #                     (scripts/make-series.sh; scripts/apply-series.sh DEST
-#                     applies it to a fresh copy of that source)
+#                     applies it to a fresh copy of that source, --prefixes
+#                     DEST builds every prefix of it)
 #   make clean
 #
 # Knobs: V=1 shows commands, WERROR=1 makes warnings errors, CC=clang,

@@ -6,7 +6,14 @@
 # any failed.
 #   qemu-module  scripts/qemu-test.sh    test_maple_tree_api.ko in Debian's kernel
 #   kunit-uml    scripts/kunit-uml.sh    KUnit suites + built-in test on UML
-#   static       scripts/static-check.sh sparse and checkpatch on our files
+#   series-prefixes scripts/apply-series.sh --prefixes: every prefix of
+#                                        the patch series applied to a kept
+#                                        UML tree, lib/ (and the touched
+#                                        objects) built, no warning in our
+#                                        files; the whole series is built
+#                                        and booted by uml-boot
+#   static       scripts/static-check.sh sparse, W=1 and checkpatch on our
+#                                        files
 #   uml-boot     scripts/boot-test.sh    Linux 6.1 patched with our series
 #                                        booted on UML: its mm/ on our tree,
 #                                        a VMA workload, the kernel's own
@@ -27,7 +34,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-default="qemu-module kunit-uml static uml-boot uml-kasan"
+default="qemu-module kunit-uml series-prefixes static uml-boot uml-kasan"
 [ "${FULL:-0}" = 1 ] && default="$default x86-boot i386-boot"
 only=${CHECK_KERNEL_ONLY:-$default}
 failed=()
@@ -47,8 +54,16 @@ run() {
 	fi
 }
 
+series_prefixes() {
+	local d=build/series-prefixes
+	scripts/kernel-deps.sh &&
+	SERIES_OUT=$PWD/$d/patches scripts/make-series.sh >/dev/null &&
+	SERIES=$PWD/$d/patches scripts/apply-series.sh --prefixes "$d"
+}
+
 run qemu-module scripts/qemu-test.sh
 run kunit-uml scripts/kunit-uml.sh
+run series-prefixes series_prefixes
 run uml-boot scripts/boot-test.sh --arch um
 run uml-kasan scripts/boot-test.sh --arch um --kasan
 run static scripts/static-check.sh

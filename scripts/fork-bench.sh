@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Time fork() in a booted Linux 6.1 with and without the series' fork
-# patch (scripts/series/0003-fork.awk: dup_mmap() copies the VMA tree with
+# patch (scripts/series/fork.awk: dup_mmap() copies the VMA tree with
 # __mt_dup()), both kernels otherwise the same: the whole series, or the
 # series without its fork patch.
 #

@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# make series, step 0003: dup_mmap() in Linux 6.1's kernel/fork.c copies
+# make series, the last step: dup_mmap() in Linux 6.1's kernel/fork.c copies
 # the VMA tree with __mt_dup() and then puts the child's VMAs in place.
 # Reads the pristine kernel/fork.c, writes the changed one.  Only our own
 # lines are kept here; the places are found by the calls they follow, and
 # every edit must be made exactly once (else the step fails: the file is
-# not the 6.1 this was written for).  The commit message is 0003.msg.
+# not the 6.1 this was written for).  The commit message is fork.msg.
 
 function out(s) { print s }
 function done(k) { made[k]++ }
@@ -125,11 +125,11 @@ END {
 	n = split("uncopied old_mas mt_dup loop dontcopy walk_again counted comment fail_cut", want, " ")
 	for (i = 1; i <= n; i++)
 		if (made[want[i]] != 1) {
-			print "0003-fork.awk: edit " want[i] " made " made[want[i]] + 0 " times" > "/dev/stderr"
+			print "fork.awk: edit " want[i] " made " made[want[i]] + 0 " times" > "/dev/stderr"
 			exit 1
 		}
 	if (made["eintr"] != 2) {
-		print "0003-fork.awk: loop exits changed " made["eintr"] + 0 " times, not 2" > "/dev/stderr"
+		print "fork.awk: loop exits changed " made["eintr"] + 0 " times, not 2" > "/dev/stderr"
 		exit 1
 	}
 }
