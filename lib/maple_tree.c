@@ -43,8 +43,8 @@
  * The sections, in order: node encoding; state flags; node allocation;
  * walking; iteration; reading API; gap search; gap maintenance;
  * rebuilding writes; writes inside one leaf, write classification, store
- * kinds carried out, write API; destruction; duplication; validation and
- * dump.
+ * kinds carried out, write API; preallocation; allocation-tree API;
+ * destruction; duplication; validation and dump.
  */
 
 #include <linux/maple_tree.h>
@@ -74,7 +74,7 @@
 #define MAPLE_PARENT_SLOT_MASK	0x1fUL
 #define MAPLE_RESERVED_RANGE	4096
 
-/* Slots, pivots and the fill below which a non-rightmost node is merged. */
+/* Slots and pivots per node type. */
 static const unsigned char mt_slots[] = {
 	[maple_dense]		= MAPLE_NODE_SLOTS,
 	[maple_leaf_64]		= MAPLE_RANGE64_SLOTS,
@@ -87,13 +87,6 @@ static const unsigned char mt_pivots[] = {
 	[maple_leaf_64]		= MAPLE_RANGE64_SLOTS - 1,
 	[maple_range_64]	= MAPLE_RANGE64_SLOTS - 1,
 	[maple_arange_64]	= MAPLE_ARANGE64_SLOTS - 1,
-};
-
-static const unsigned char mt_min_slots[] = {
-	[maple_dense]		= MAPLE_NODE_SLOTS / 2,
-	[maple_leaf_64]		= (MAPLE_RANGE64_SLOTS / 2) - 2,
-	[maple_range_64]	= (MAPLE_RANGE64_SLOTS / 2) - 2,
-	[maple_arange_64]	= (MAPLE_ARANGE64_SLOTS / 2) - 1,
 };
 
 static struct kmem_cache *maple_node_cache;
@@ -739,6 +732,29 @@ bool mas_nomem(struct ma_state *mas, gfp_t gfp)
 	return true;
 }
 EXPORT_SYMBOL_GPL(mas_nomem);
+
+/**
+ * maple_tree_init() - Set up the node cache.  Called once at boot.
+ */
+void __init maple_tree_init(void)
+{
+	/*
+	 * Every mm_struct and every other tree pays for struct maple_tree,
+	 * every walker for struct ma_state: Linux's sizes (the lock as the
+	 * build makes it; a state of eight words, as in Linux 6.1).
+	 */
+	BUILD_BUG_ON(sizeof(struct maple_tree) >
+		     ALIGN(sizeof(spinlock_t), sizeof(void *)) +
+		     2 * sizeof(void *));
+	BUILD_BUG_ON(sizeof(struct ma_state) > 8 * sizeof(unsigned long));
+
+	if (maple_node_cache)
+		return;
+	maple_node_cache = kmem_cache_create("maple_node",
+					     sizeof(struct maple_node),
+					     sizeof(struct maple_node),
+					     SLAB_PANIC, NULL);
+}
 
 /* ------------------------------------------------------------------------
  * Walking
@@ -2096,6 +2112,14 @@ static inline void mt_gap_push_up(struct maple_node *child, unsigned long gap)
  * after that the old nodes to retire are the replaced one and, below it,
  * every child whose parent is still a retired node.
  */
+
+/* The fill below which a node that is not the rightmost is merged. */
+static const unsigned char mt_min_slots[] = {
+	[maple_dense]		= MAPLE_NODE_SLOTS / 2,
+	[maple_leaf_64]		= (MAPLE_RANGE64_SLOTS / 2) - 2,
+	[maple_range_64]	= (MAPLE_RANGE64_SLOTS / 2) - 2,
+	[maple_arange_64]	= (MAPLE_ARANGE64_SLOTS / 2) - 1,
+};
 
 struct mt_level {
 	struct maple_node *node;
@@ -4240,157 +4264,6 @@ retry:
 }
 EXPORT_SYMBOL_GPL(mas_store_gfp);
 
-/* The nodes a store that is not a one-leaf write will take. */
-static noinline unsigned long mas_plan_nodes(struct ma_state *mas, void *entry)
-{
-	struct mt_wr wr;
-
-	mt_wr_prepare(&wr, mas, entry);
-	mt_wr_run(&wr);
-	return wr.nodes;
-}
-
-/**
- * mas_preallocate() - Allocate the nodes the store of @entry will need.
- * @mas: Maple Tree operation state, set to the range to store.
- * @entry: The entry that will be stored.
- * @gfp: Allocation flags.
- *
- * Works out what the store of @entry over [mas->index, mas->last] will do
- * on the tree as it is now and allocates exactly the nodes it needs, not a
- * worst case:
- *  - none for a store of one range's exact bounds (a slot store) or one
- *    that moves one boundary between a range and the NULL beside it
- *    without changing an entry (brk() growing or shrinking), in RCU mode
- *    too;
- *  - outside RCU mode, none for a store that stays inside its leaf and
- *    leaves it at least half full and not over full (an append, a range
- *    split in three, an erase that merges NULLs): the leaf is rewritten
- *    in place;
- *  - in RCU mode, one for such a store (the leaf is copied);
- *  - otherwise what the store's planning pass counts (splits, spanning
- *    stores, rebalancing, a new root).
- * The walk is left in @mas for the store, and so is the kind of a single
- * store (one slot, one boundary) and its slot: mas_store_prealloc() checks
- * that the range and entry still make it one and carries it out without
- * working it out again; any other write is worked out again from the leaf
- * @mas stands on.  The caller holds the tree lock, and writes nothing else
- * to the tree, until the matching mas_store_prealloc() with the same range
- * and entry, which then cannot fail and allocates nothing; a store of
- * another range (the state moved with __mas_set_range()) is done right
- * but may have to allocate.  mas_destroy() frees what a store did not use.
- *
- * Return: 0, or -ENOMEM with nothing allocated.
- */
-int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
-{
-	struct mt_wr_plan plan;
-	enum mt_store_kind kind;
-	unsigned long nodes;
-
-	if (unlikely(mas->index > mas->last))
-		return -EINVAL;
-	/* Nothing recorded by an earlier call applies (but the walk). */
-	mas->mas_flags = (mas->mas_flags & ~MA_STATE_KIND) | MA_STATE_PREALLOC;
-	kind = mas_wr_kind(mas, entry, &plan);
-	if (kind == MT_STORE_REBUILD) {
-		mas->mas_flags &= ~MA_STATE_LEAF_WALKED;
-		mas->node = MAS_START;
-		nodes = mas_plan_nodes(mas, entry);
-	} else {
-		/* The leaf, the kind and its slot, for the store. */
-		mas->mas_flags |= MA_STATE_LEAF_WALKED |
-				  kind << MA_STATE_KIND_SHIFT;
-		mas->offset = plan.at;
-		nodes = mt_leaf_needs_node(mas->tree, kind);
-	}
-	if (mt_kind_is_single(kind)) {
-		/* Nodes left from before stay; a failed request is forgotten. */
-		if (unlikely(mas->alloc))
-			mas_alloc_nodes(mas, 0, gfp);
-		return 0;
-	}
-	if ((nodes || mas->alloc) && mas_alloc_nodes(mas, nodes, gfp)) {
-		mas_destroy(mas);
-		return -ENOMEM;
-	}
-	return 0;
-}
-EXPORT_SYMBOL_GPL(mas_preallocate);
-
-/**
- * mas_store_prealloc() - Store @entry with nodes from mas_preallocate().
- * @mas: Maple Tree operation state.
- * @entry: The entry, as given to mas_preallocate().
- *
- * Frees the nodes the store did not use.  The caller holds the tree lock.
- */
-void mas_store_prealloc(struct ma_state *mas, void *entry)
-{
-	void *content;
-
-	if (IS_ENABLED(CONFIG_DEBUG_MAPLE_TREE))
-		WARN_ON_ONCE(!(mas->mas_flags & MA_STATE_PREALLOC));
-
-	/* A single store takes no node: nothing to free after. */
-	if (mt_kind_is_single(mas_kind(mas)) && !mas->alloc &&
-	    mas_wr_single_prepared(mas, entry, &content)) {
-		mas->mas_flags &= MA_STATE_PREALLOC;
-		return;
-	}
-	mas_wr_store(mas, entry);
-	WARN_ON(mas_is_err(mas));
-	if (mas->alloc)
-		mas_destroy(mas);
-	else
-		mas->mas_flags &= MA_STATE_PREALLOC;
-}
-EXPORT_SYMBOL_GPL(mas_store_prealloc);
-
-/**
- * mas_expected_entries() - Allocate for a run of ascending stores.
- * @mas: Maple Tree operation state.
- * @nr_entries: How many entries will be stored.
- *
- * Allocates enough nodes for @nr_entries ranges (and the gaps between
- * them) appended in ascending order to a tree outside RCU mode; the stores
- * take nodes from this pool and the tree they build has full nodes.  A last
- * leaf that overflows splits in place into one new leaf, but a full parent
- * is rebuilt, so the stores take up to about 1.25 times the nodes of the
- * finished tree (measured from 10 to 100,000 ranges); the pool holds one
- * and a half times, plus a node per level.  Call mas_destroy() when done
- * to free what was not used.
- *
- * The allocation is GFP_KERNEL and may sleep: call it where that is
- * allowed, under a sleeping lock (the mmap lock of fork()) or before
- * taking the tree's spinlock; it does not look at the tree's contents.
- *
- * Return: 0 or -ENOMEM.
- */
-int mas_expected_entries(struct ma_state *mas, unsigned long nr_entries)
-{
-	unsigned long fanout = mt_is_alloc(mas->tree) ?
-			       MAPLE_ARANGE64_SLOTS - 1 : MAPLE_RANGE64_SLOTS - 1;
-	unsigned long slots = nr_entries * 2 + 1;
-	unsigned long nodes = 0, level;
-
-	level = DIV_ROUND_UP(slots, MAPLE_RANGE64_SLOTS - 1);
-	for (;;) {
-		nodes += level;
-		if (level == 1)
-			break;
-		level = DIV_ROUND_UP(level, fanout);
-	}
-	if (mas_alloc_nodes(mas, nodes + nodes / 2 + MAPLE_HEIGHT_MAX,
-			    GFP_KERNEL)) {
-		mas_set_err(mas, -ENOMEM);
-		return -ENOMEM;
-	}
-	mas->mas_flags |= MA_STATE_BULK;
-	return 0;
-}
-EXPORT_SYMBOL_GPL(mas_expected_entries);
-
 /**
  * mas_erase() - Erase the range that holds mas->index.
  * @mas: Maple Tree operation state.
@@ -4550,6 +4423,172 @@ void *mtree_erase(struct maple_tree *mt, unsigned long index)
 	return entry;
 }
 EXPORT_SYMBOL(mtree_erase);
+
+/* ------------------------------------------------------------------------
+ * Preallocation
+ *
+ * mas_preallocate() works out the kind of the store to come and takes
+ * exactly the nodes it needs; mas_expected_entries() fills the pool for a
+ * bulk load.
+ */
+
+/* The nodes a store that is not a one-leaf write will take. */
+static noinline unsigned long mas_plan_nodes(struct ma_state *mas, void *entry)
+{
+	struct mt_wr wr;
+
+	mt_wr_prepare(&wr, mas, entry);
+	mt_wr_run(&wr);
+	return wr.nodes;
+}
+
+/**
+ * mas_preallocate() - Allocate the nodes the store of @entry will need.
+ * @mas: Maple Tree operation state, set to the range to store.
+ * @entry: The entry that will be stored.
+ * @gfp: Allocation flags.
+ *
+ * Works out what the store of @entry over [mas->index, mas->last] will do
+ * on the tree as it is now and allocates exactly the nodes it needs, not a
+ * worst case:
+ *  - none for a store of one range's exact bounds (a slot store) or one
+ *    that moves one boundary between a range and the NULL beside it
+ *    without changing an entry (brk() growing or shrinking), in RCU mode
+ *    too;
+ *  - outside RCU mode, none for a store that stays inside its leaf and
+ *    leaves it at least half full and not over full (an append, a range
+ *    split in three, an erase that merges NULLs): the leaf is rewritten
+ *    in place;
+ *  - in RCU mode, one for such a store (the leaf is copied);
+ *  - otherwise what the store's planning pass counts (splits, spanning
+ *    stores, rebalancing, a new root).
+ * The walk is left in @mas for the store, and so is the kind of a single
+ * store (one slot, one boundary) and its slot: mas_store_prealloc() checks
+ * that the range and entry still make it one and carries it out without
+ * working it out again; any other write is worked out again from the leaf
+ * @mas stands on.  The caller holds the tree lock, and writes nothing else
+ * to the tree, until the matching mas_store_prealloc() with the same range
+ * and entry, which then cannot fail and allocates nothing; a store of
+ * another range (the state moved with __mas_set_range()) is done right
+ * but may have to allocate.  mas_destroy() frees what a store did not use.
+ *
+ * Return: 0, or -ENOMEM with nothing allocated.
+ */
+int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
+{
+	struct mt_wr_plan plan;
+	enum mt_store_kind kind;
+	unsigned long nodes;
+
+	if (unlikely(mas->index > mas->last))
+		return -EINVAL;
+	/* Nothing recorded by an earlier call applies (but the walk). */
+	mas->mas_flags = (mas->mas_flags & ~MA_STATE_KIND) | MA_STATE_PREALLOC;
+	kind = mas_wr_kind(mas, entry, &plan);
+	if (kind == MT_STORE_REBUILD) {
+		mas->mas_flags &= ~MA_STATE_LEAF_WALKED;
+		mas->node = MAS_START;
+		nodes = mas_plan_nodes(mas, entry);
+	} else {
+		/* The leaf, the kind and its slot, for the store. */
+		mas->mas_flags |= MA_STATE_LEAF_WALKED |
+				  kind << MA_STATE_KIND_SHIFT;
+		mas->offset = plan.at;
+		nodes = mt_leaf_needs_node(mas->tree, kind);
+	}
+	if (mt_kind_is_single(kind)) {
+		/* Nodes left from before stay; a failed request is forgotten. */
+		if (unlikely(mas->alloc))
+			mas_alloc_nodes(mas, 0, gfp);
+		return 0;
+	}
+	if ((nodes || mas->alloc) && mas_alloc_nodes(mas, nodes, gfp)) {
+		mas_destroy(mas);
+		return -ENOMEM;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(mas_preallocate);
+
+/**
+ * mas_store_prealloc() - Store @entry with nodes from mas_preallocate().
+ * @mas: Maple Tree operation state.
+ * @entry: The entry, as given to mas_preallocate().
+ *
+ * Frees the nodes the store did not use.  The caller holds the tree lock.
+ */
+void mas_store_prealloc(struct ma_state *mas, void *entry)
+{
+	void *content;
+
+	if (IS_ENABLED(CONFIG_DEBUG_MAPLE_TREE))
+		WARN_ON_ONCE(!(mas->mas_flags & MA_STATE_PREALLOC));
+
+	/* A single store takes no node: nothing to free after. */
+	if (mt_kind_is_single(mas_kind(mas)) && !mas->alloc &&
+	    mas_wr_single_prepared(mas, entry, &content)) {
+		mas->mas_flags &= MA_STATE_PREALLOC;
+		return;
+	}
+	mas_wr_store(mas, entry);
+	WARN_ON(mas_is_err(mas));
+	if (mas->alloc)
+		mas_destroy(mas);
+	else
+		mas->mas_flags &= MA_STATE_PREALLOC;
+}
+EXPORT_SYMBOL_GPL(mas_store_prealloc);
+
+/**
+ * mas_expected_entries() - Allocate for a run of ascending stores.
+ * @mas: Maple Tree operation state.
+ * @nr_entries: How many entries will be stored.
+ *
+ * Allocates enough nodes for @nr_entries ranges (and the gaps between
+ * them) appended in ascending order to a tree outside RCU mode; the stores
+ * take nodes from this pool and the tree they build has full nodes.  A last
+ * leaf that overflows splits in place into one new leaf, but a full parent
+ * is rebuilt, so the stores take up to about 1.25 times the nodes of the
+ * finished tree (measured from 10 to 100,000 ranges); the pool holds one
+ * and a half times, plus a node per level.  Call mas_destroy() when done
+ * to free what was not used.
+ *
+ * The allocation is GFP_KERNEL and may sleep: call it where that is
+ * allowed, under a sleeping lock (the mmap lock of fork()) or before
+ * taking the tree's spinlock; it does not look at the tree's contents.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mas_expected_entries(struct ma_state *mas, unsigned long nr_entries)
+{
+	unsigned long fanout = mt_is_alloc(mas->tree) ?
+			       MAPLE_ARANGE64_SLOTS - 1 : MAPLE_RANGE64_SLOTS - 1;
+	unsigned long slots = nr_entries * 2 + 1;
+	unsigned long nodes = 0, level;
+
+	level = DIV_ROUND_UP(slots, MAPLE_RANGE64_SLOTS - 1);
+	for (;;) {
+		nodes += level;
+		if (level == 1)
+			break;
+		level = DIV_ROUND_UP(level, fanout);
+	}
+	if (mas_alloc_nodes(mas, nodes + nodes / 2 + MAPLE_HEIGHT_MAX,
+			    GFP_KERNEL)) {
+		mas_set_err(mas, -ENOMEM);
+		return -ENOMEM;
+	}
+	mas->mas_flags |= MA_STATE_BULK;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(mas_expected_entries);
+
+/* ------------------------------------------------------------------------
+ * Allocation-tree API
+ *
+ * Store an entry into the first (last) free range that fits, found by the
+ * gap search.
+ */
 
 static int mtree_alloc_common(struct maple_tree *mt, unsigned long *startp,
 			      void *entry, unsigned long size,
@@ -4846,29 +4885,6 @@ int mtree_dup(struct maple_tree *mt, struct maple_tree *new, gfp_t gfp)
 	return ret;
 }
 EXPORT_SYMBOL(mtree_dup);
-
-/**
- * maple_tree_init() - Set up the node cache.  Called once at boot.
- */
-void __init maple_tree_init(void)
-{
-	/*
-	 * Every mm_struct and every other tree pays for struct maple_tree,
-	 * every walker for struct ma_state: Linux's sizes (the lock as the
-	 * build makes it; a state of eight words, as in Linux 6.1).
-	 */
-	BUILD_BUG_ON(sizeof(struct maple_tree) >
-		     ALIGN(sizeof(spinlock_t), sizeof(void *)) +
-		     2 * sizeof(void *));
-	BUILD_BUG_ON(sizeof(struct ma_state) > 8 * sizeof(unsigned long));
-
-	if (maple_node_cache)
-		return;
-	maple_node_cache = kmem_cache_create("maple_node",
-					     sizeof(struct maple_node),
-					     sizeof(struct maple_node),
-					     SLAB_PANIC, NULL);
-}
 
 /* ------------------------------------------------------------------------
  * Validation and dump (debug builds)

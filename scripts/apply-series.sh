@@ -29,11 +29,9 @@
 #	sparse (C=1), and lib/maple_tree.o again in DEST/um-w1 with W=1.
 #	Fails if a build fails, or on any warning in our files
 #	(include/linux/maple_tree.h, lib/maple_tree.c,
-#	lib/maple_tree_kunit.c) in the default build; W=1's warnings in
-#	them are listed for every prefix and fail from the prefix that
-#	completes lib/maple_tree.c on (before it, a table or helper may
-#	wait for its first user in a later patch; the cover letter lists
-#	them).  Nothing is filtered.  The whole kernel is built, and
+#	lib/maple_tree_kunit.c) in the default build or with W=1, at
+#	every prefix: a table or helper comes with the section of its first
+#	user (scripts/series/steps).  Nothing is filtered.  The whole kernel is built, and
 #	booted, with the whole series by scripts/boot-test.sh; the middle
 #	patches need not link (the cover letter says which do).  Each
 #	prefix recompiles a few files; the first run prepares the trees
@@ -181,7 +179,6 @@ mkdir -p "$dest"
 summary=$dest/summary
 : >"$summary"
 fail=0
-complete=0
 for n in $(seq 1 ${#patches[@]}); do
 	p=${patches[$((n - 1))]}
 	log=$dest/prefix-$n.log
@@ -189,7 +186,6 @@ for n in $(seq 1 ${#patches[@]}); do
 	echo "apply-series: prefix $n/${#patches[@]}: ... $p"
 	stage_prefix "$stage" "$n" >"$log" 2>&1 || { cat "$log" >&2; die "prefix $n does not apply"; }
 	sync_tree "$stage" "$tree" >>"$log"
-	cmp -s lib/maple_tree.c "$tree/lib/maple_tree.c" && complete=1
 	# A new build folder is configured and prepared by make runs of its
 	# own: the first make in a new folder settles some compiler options
 	# wrongly (W=1's -Wunused-const-variable among them), later ones do
@@ -221,7 +217,7 @@ for n in $(seq 1 ${#patches[@]}); do
 		verdict="BUILD FAILED"
 	elif [ "$dcount" -gt 0 ]; then
 		verdict="warnings in our files"
-	elif [ "$warn" -gt 0 ] && [ "$complete" = 1 ]; then
+	elif [ "$warn" -gt 0 ]; then
 		verdict="W=1 warnings in our files"
 	fi
 	printf '%-4s %-62.62s %3s %3s %4ss %s\n' "$n" "$p" "$dcount" "$warn" \
