@@ -145,7 +145,7 @@ typedef struct { /* nothing */ } lockdep_map_p;
  */
 struct maple_tree {
 	union {
-		spinlock_t	ma_lock;
+		spinlock_t	ma_lock;	/* serialises the writers */
 		lockdep_map_p	ma_external_lock;
 	};
 	void __rcu	*ma_root;
@@ -275,7 +275,7 @@ void __mt_destroy(struct maple_tree *mt);
  */
 static inline bool mtree_empty(const struct maple_tree *mt)
 {
-	return mt->ma_root == NULL;
+	return !mt->ma_root;
 }
 
 /* Advanced API */
