@@ -20,9 +20,11 @@
 #     this project (git archive into a temporary folder, "make series"
 #     there), with any patch HEAD's series has and that one lacks (the
 #     fork patch, for older revisions) added, so that only the tree
-#     differs; it is synced into the same kept tree and build folder
-#     before "maple", so each switch recompiles lib/maple_tree.c and what
-#     includes maple_tree.h, not the kernel.
+#     differs.  It has its own kept tree and build folder ($OUT/linux-base,
+#     $OUT/build-base): syncing it into maple's would recompile most of
+#     the kernel twice a run whenever maple_tree.h differs (mm_types.h
+#     includes it); this way a second run with the same base rebuilds
+#     nothing.
 #  2. An initramfs: busybox-static, tools/testing/vma/wis_bench.c built
 #     static, scripts/boot/wis-init.sh as /init.
 #  3. ROUNDS rounds (default 5; QUICK=1: 2 rounds of 1 s loops).  A round
@@ -88,8 +90,8 @@ build() {	# build <name> <source tree> <build folder>
 	echo "build-$1 $(( $(date +%s) - t ))" >>"$OUT/times"
 	say "built $1 in $(( $(date +%s) - t ))s"
 }
-sync_tree() {	# sync_tree <series folder> <checkout whose files it carries>
-	SERIES=$1 OURS=$2 scripts/apply-series.sh --sync "$tree" >"$OUT/apply.log" 2>&1 ||
+sync_tree() {	# sync_tree <kept tree> <series folder> <checkout whose files it carries>
+	SERIES=$2 OURS=$3 scripts/apply-series.sh --sync "$1" >"$OUT/apply.log" 2>&1 ||
 		{ cat "$OUT/apply.log" >&2; exit 1; }
 	grep -v '^apply-series: applied' "$OUT/apply.log" | sed 's/^/kernel-bench: /' >&2 || true
 }
@@ -116,12 +118,12 @@ if [ -n "$KERNEL_BASE" ]; then
 		cp "build/series/$p" "$bseries/$p"
 		echo "$p" >>"$bseries/series"
 	done <build/series/series
-	sync_tree "$bseries" "$tmp"
-	build base "$tree" "$OUT/build-maple"
+	sync_tree "$OUT/linux-base" "$bseries" "$tmp"
+	build base "$OUT/linux-base" "$OUT/build-base"
 	kernels+=(base)
 fi
 scripts/make-series.sh >/dev/null
-sync_tree "$top/build/series" "$top"
+sync_tree "$tree" "$top/build/series" "$top"
 build maple "$tree" "$OUT/build-maple"
 kernels+=(control)
 cp "$OUT/bzImage-upstream" "$OUT/bzImage-control"
@@ -177,7 +179,9 @@ clocksource=$(tr -d '\r' <"$OUT/console-upstream-1.log" |
 # 4. The table and the JSON.
 mkdir -p "$RESULTS"
 stamp=${BENCH_STAMP:-$(date -u +%Y%m%d-%H%M%S)}
-json=$RESULTS/$stamp-$commit$([ "$quick" = 1 ] && echo -quick)-kernel.json
+suffix=
+[ "$quick" = 1 ] && suffix=-quick
+json=$RESULTS/$stamp-$commit$suffix-kernel.json
 python3 - "$res" "$json" "$commit" "$ROUNDS" "$WIS_SECONDS" "$OUT/times" \
 	"$clocksource" "${KERNEL_BASE:+$rev}" <<'EOF'
 import json, statistics, sys, time
