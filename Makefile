@@ -362,7 +362,20 @@ FORCE:
 -include tools/testing/maple/rcu_stress_rules.mk
 # mm/ on both backends and its suites (tools/testing/vma/), "make vma-bench".
 -include tools/testing/vma/rules.mk
-ifneq ($(wildcard tools/testing/bench/rules.mk),)
+# make bench KERNEL=1: the kernel level instead (scripts/kernel-bench.sh,
+# Documentation/bench.rst): will-it-scale loops in Linux 6.1 x86_64 under
+# qemu, our series against the pristine kernel; QUICK=1, ROUNDS=N,
+# KERNEL_BASE=<rev> pass through.  It runs alone: the userspace bench's
+# rules are left out then.
+KBENCH_ALONE	:= $(and $(filter 1 y yes true,$(KERNEL)),$(filter bench,$(MAKECMDGOALS)))
+ifneq ($(KBENCH_ALONE),)
+ifneq ($(filter-out bench,$(MAKECMDGOALS)),)
+$(error make bench KERNEL=1 runs alone, without other goals)
+endif
+.PHONY: bench
+bench: kernel-deps
+	@QUICK=$(QUICK) ROUNDS=$(ROUNDS) KERNEL_BASE=$(KERNEL_BASE) scripts/kernel-bench.sh
+else ifneq ($(wildcard tools/testing/bench/rules.mk),)
 include tools/testing/bench/rules.mk
 else
 .PHONY: bench

@@ -42,7 +42,9 @@
 # SERIES (default build/series) is the folder of patches and its "series"
 # file; "make series" writes it.  Either way the result is checked: our
 # include/linux/maple_tree.h, lib/maple_tree.c and lib/maple_tree_kunit.c
-# must come out byte for byte.
+# must come out byte for byte: those of this checkout, or of the checkout
+# OURS names (scripts/kernel-bench.sh's KERNEL_BASE, a series made from
+# an older revision of this project).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -82,9 +84,9 @@ apply_all() {	# apply_all <tree> [<how many patches>]
 }
 
 check_ours() {	# check_ours <tree>
-	local f
+	local f ours=${OURS:-$top}
 	for f in include/linux/maple_tree.h lib/maple_tree.c lib/maple_tree_kunit.c; do
-		cmp -s "$f" "$1/$f" || die "$f in $1 is not ours after the series"
+		cmp -s "$ours/$f" "$1/$f" || die "$f in $1 is not ours after the series"
 	done
 }
 

@@ -14,7 +14,7 @@
 #     comparison run).
 #  2. The config: "make defconfig" (um) or "make tinyconfig" (x86_64, i386) plus
 #     scripts/boot/<arch>.config, with every line of that fragment checked
-#     in the final .config.  It builds the kernel's own
+#     in the final .config (scripts/kernel-build.sh configures and builds).  It builds the kernel's own
 #     lib/test_maple_tree.c and our KUnit suites in, so both run at boot.
 #     --kasan (um only) adds scripts/boot/um-kasan.config, builds in its
 #     own folder and boots with kasan_multi_shot, so every report prints.
@@ -84,8 +84,8 @@ else
 fi
 phase source "$t"
 
-# 2. The configuration.
-kmake() { make -C "$tree" O="$bdir" ARCH="$arch" "$@"; }
+# 2. and 3. The configuration and the kernel (scripts/kernel-build.sh,
+# which scripts/kernel-bench.sh shares).
 frag=$OUT/fragment.config
 cat "$top/scripts/boot/$arch.config" >"$frag"
 [ "$kasan" = 1 ] && cat "$top/scripts/boot/um-kasan.config" >>"$frag"
@@ -96,34 +96,11 @@ if [ "$unpatched" = 1 ]; then
 else
 	cp "$frag" "$want"
 fi
-if [ ! -f "$bdir/.config" ] || ! cmp -s "$want" "$OUT/config.used"; then
-	base=defconfig
-	[ "$arch" != um ] && base=tinyconfig
-	kmake -s "$base" >/dev/null
-	"$tree/scripts/kconfig/merge_config.sh" -m -O "$bdir" "$bdir/.config" "$want" >/dev/null
-	kmake -s olddefconfig 2>&1 | grep -v 'override: UNWINDER_GUESS' || true
-	cp "$want" "$OUT/config.used"
-fi
-missing=0
-while read -r opt; do
-	case $opt in
-	CONFIG_*=*) grep -qx "$opt" "$bdir/.config" || { echo "boot-test: .config lacks $opt" >&2; missing=1; } ;;
-	"# CONFIG_"*" is not set") ! grep -q "^${opt#\# }" "$bdir/.config" ||
-		{ echo "boot-test: .config sets ${opt#\# }" >&2; missing=1; } ;;
-	esac
-done < <(sed -n 's/^\(CONFIG_[A-Z0-9_]*=.*\)$/\1/p; s/^\(# CONFIG_[A-Z0-9_]* is not set\)$/\1/p' "$want")
-[ "$missing" = 0 ] || { echo "boot-test: FAIL: the configuration lacks options" >&2; exit 1; }
-
-# 3. The kernel.
 t=$(date +%s)
 echo "boot-test: building $arch kernel in $bdir ($(basename "$tree"), -j$JOBS)"
-if [ "$arch" = um ]; then
-	kmake -j"$JOBS" linux >"$OUT/build.log" 2>&1 || { tail -n 40 "$OUT/build.log" >&2; exit 1; }
-	kernel=$bdir/linux
-else
-	kmake -j"$JOBS" bzImage >"$OUT/build.log" 2>&1 || { tail -n 40 "$OUT/build.log" >&2; exit 1; }
-	kernel=$bdir/arch/x86/boot/bzImage
-fi
+kernel=$(JOBS=$JOBS scripts/kernel-build.sh "$tree" "$bdir" "$arch" "$want" \
+	"$OUT/build.log" | tail -n 1)
+[ -n "$kernel" ] || { echo "boot-test: FAIL: the build failed" >&2; exit 1; }
 grep -E ' warning: ' "$OUT/build.log" | grep -E 'maple_tree' | sed 's/^/boot-test: /' || true
 phase build "$t"
 
