@@ -30,9 +30,15 @@
  * Objects also move between threads, as the kernel's slab moves them between
  * per-CPU and per-node lists: a thread whose free list is full hands half of
  * it to the cache's depot (a mutex-protected list), and a thread whose list
- * is empty takes a batch from there before asking the C library.  Without
- * it, a writer whose replaced nodes are freed by RCU callbacks on liburcu's
- * call_rcu thread would get every new node from malloc().
+ * is empty takes a batch from there before asking the C library.  RCU
+ * callbacks mostly run on the thread that queued them (tools/lib/rcu.c),
+ * but one grace period's worth of them frees far more than a free list
+ * holds, and those that rcu_barrier(), the RCU tick or an exited thread's
+ * successor run free into another thread's lists: the depot brings those
+ * objects back.  It keeps up to SLAB_DEPOT_LIMIT objects per cache, enough
+ * for the objects a writer has waiting for a grace period, as a kernel's
+ * slab keeps its partial slabs: with 4,096 two writers' RCU-freed nodes
+ * and VMAs overflowed it and went back to malloc().
  *
  * Sanitizer builds never keep freed objects (SLAB_FASTPATH is 0), and the
  * environment variable KMEM_NOCACHE=1 does the same at run time (useful
@@ -59,7 +65,7 @@
 #define SLAB_MAX_CACHES		64	/* slot 0 is kmalloc */
 #define SLAB_TCACHE_LIMIT	32	/* free objects kept per thread/cache */
 #define SLAB_BATCH		(SLAB_TCACHE_LIMIT / 2)	/* moved to/from the depot */
-#define SLAB_DEPOT_LIMIT	4096	/* free objects kept per cache */
+#define SLAB_DEPOT_LIMIT	32768	/* free objects kept per cache */
 
 struct kmem_cache {
 	const char *name;

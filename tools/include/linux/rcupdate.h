@@ -108,6 +108,8 @@ static inline int rcu_read_lock_held(void)
  * was in progress when called has ended.
  *
  * Calling it from inside a read-side section is a BUG() (it would deadlock).
+ * Also hands the caller's queued callbacks to liburcu and runs those of
+ * its callbacks whose grace period has ended.
  */
 void synchronize_rcu(void);
 #define synchronize_rcu_expedited()	synchronize_rcu()
@@ -115,13 +117,22 @@ void synchronize_rcu(void);
 /**
  * call_rcu() - Run @func(@head) after a grace period.
  * @head: Storage for the request, usually embedded in the object to free.
- * @func: Callback; runs in a liburcu worker thread.
+ * @func: Callback.
+ *
+ * As in a kernel: queues on the calling thread's list (no allocation, no
+ * system call); the callbacks go to liburcu in batches, and after their
+ * grace period run on the thread that queued them, at its next call_rcu()
+ * or synchronize_rcu(), or on another thread if that one has exited or
+ * stays idle (see tools/lib/rcu.c).  Safe inside rcu_read_lock().
  */
 void call_rcu(struct rcu_head *head, rcu_callback_t func);
 
 /**
  * rcu_barrier() - Wait for every callback queued by call_rcu() (and
- * kfree_rcu()) so far to have run.
+ * kfree_rcu()) so far, by any thread, to have run.
+ *
+ * Runs the callbacks of other threads whose grace period has ended itself
+ * rather than wait for their owners.
  */
 void rcu_barrier(void);
 

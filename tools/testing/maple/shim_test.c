@@ -197,6 +197,208 @@ static void kfree_rcu_frees_after_grace_period(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kmem_nr_live(), live);
 }
 
+/*
+ * call_rcu() as in a kernel (tools/lib/rcu.c): callbacks queued per thread
+ * and run, after their grace period, by the thread that queued them; by
+ * someone else when that thread exits or stays idle; all of them by
+ * rcu_barrier().
+ */
+#define RCU_TEST_CBS	1000	/* several of rcu.c's batches */
+
+struct rcu_mark {
+	struct rcu_head rh;
+	pthread_t runner;	/* the thread that ran the callback */
+	int ran;
+};
+
+static void rcu_mark_callback(struct rcu_head *rh)
+{
+	struct rcu_mark *mark = container_of(rh, struct rcu_mark, rh);
+
+	mark->runner = pthread_self();
+	set_flag(&mark->ran);
+}
+
+/* Poll @flag for up to @ms milliseconds: no rcu_barrier(), no sync. */
+static int wait_flag_ms(int *flag, unsigned int ms)
+{
+	unsigned int i;
+
+	for (i = 0; i < ms * 10 && !get_flag(flag); i++)
+		usleep(100);
+	return get_flag(flag);
+}
+
+struct rcu_queuer {
+	struct rcu_mark *marks;
+	int nr_queued;
+	int hold;		/* stay alive, idle, until cleared */
+	int queued;		/* all queued, now idle */
+};
+
+/* Queue until the first callback has run, or all are queued. */
+static void *rcu_queue_until_first_runs(void *arg)
+{
+	struct rcu_queuer *qr = arg;
+	int i;
+
+	for (i = 0; i < RCU_TEST_CBS; i++) {
+		call_rcu(&qr->marks[i].rh, rcu_mark_callback);
+		qr->nr_queued = i + 1;
+		if (get_flag(&qr->marks[0].ran))
+			break;
+		if (i % 16 == 15)
+			usleep(200);
+	}
+	return NULL;
+}
+
+static void call_rcu_callbacks_run_on_the_thread_that_queued_them(struct kunit *test)
+{
+	struct rcu_queuer qr = { 0 };
+	pthread_t thread;
+	int i, mine = 0;
+
+	qr.marks = calloc(RCU_TEST_CBS, sizeof(*qr.marks));
+	KUNIT_ASSERT_NOT_NULL(test, qr.marks);
+	KUNIT_ASSERT_EQ(test, pthread_create(&thread, NULL,
+					     rcu_queue_until_first_runs, &qr), 0);
+	pthread_join(thread, NULL);
+	/* The queueing thread saw its first callback run while queueing. */
+	KUNIT_EXPECT_EQ(test, get_flag(&qr.marks[0].ran), 1);
+	KUNIT_EXPECT_LT(test, qr.nr_queued, RCU_TEST_CBS);
+	rcu_barrier();
+	for (i = 0; i < qr.nr_queued; i++) {
+		KUNIT_EXPECT_EQ(test, get_flag(&qr.marks[i].ran), 1);
+		mine += pthread_equal(qr.marks[i].runner, thread) != 0;
+	}
+	/* Those it found done before it exited, it ran itself. */
+	KUNIT_EXPECT_TRUE_MSG(test, pthread_equal(qr.marks[0].runner, thread),
+			      "callback 0 ran on another thread");
+	KUNIT_EXPECT_GT(test, mine, 0);
+	free(qr.marks);
+}
+
+/* Queue a few callbacks (less than a batch), then stay idle. */
+static void *rcu_queue_few_and_idle(void *arg)
+{
+	struct rcu_queuer *qr = arg;
+	int i;
+
+	for (i = 0; i < qr->nr_queued; i++)
+		call_rcu(&qr->marks[i].rh, rcu_mark_callback);
+	set_flag(&qr->queued);
+	while (get_flag(&qr->hold))
+		usleep(1000);
+	return NULL;
+}
+
+static void rcu_barrier_runs_callbacks_of_an_idle_thread(struct kunit *test)
+{
+	struct rcu_mark marks[3] = { 0 };
+	struct rcu_queuer qr = { .marks = marks, .nr_queued = 3, .hold = 1 };
+	pthread_t thread;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, pthread_create(&thread, NULL,
+					     rcu_queue_few_and_idle, &qr), 0);
+	wait_flag(&qr.queued);
+	rcu_barrier();
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, get_flag(&marks[i].ran), 1);
+	/* The owner was idle: someone else ran them. */
+	KUNIT_EXPECT_FALSE(test, pthread_equal(marks[0].runner, thread));
+	__atomic_store_n(&qr.hold, 0, __ATOMIC_SEQ_CST);
+	pthread_join(thread, NULL);
+}
+
+static void call_rcu_of_an_idle_thread_runs_without_barrier(struct kunit *test)
+{
+	struct rcu_mark marks[1] = { 0 };
+	struct rcu_queuer qr = { .marks = marks, .nr_queued = 1, .hold = 1 };
+	pthread_t thread;
+
+	KUNIT_ASSERT_EQ(test, pthread_create(&thread, NULL,
+					     rcu_queue_few_and_idle, &qr), 0);
+	wait_flag(&qr.queued);
+	/* One callback, far from a batch, its thread idle: the tick. */
+	KUNIT_EXPECT_EQ_MSG(test, wait_flag_ms(&marks[0].ran, 5000), 1,
+			    "a lone callback of an idle thread did not run in 5 s");
+	__atomic_store_n(&qr.hold, 0, __ATOMIC_SEQ_CST);
+	pthread_join(thread, NULL);
+}
+
+static void call_rcu_of_an_exited_thread_runs_without_barrier(struct kunit *test)
+{
+	struct rcu_mark marks[2] = { 0 };
+	struct rcu_queuer qr = { .marks = marks, .nr_queued = 2 };
+	pthread_t thread;
+
+	KUNIT_ASSERT_EQ(test, pthread_create(&thread, NULL,
+					     rcu_queue_few_and_idle, &qr), 0);
+	pthread_join(thread, NULL);
+	KUNIT_EXPECT_EQ_MSG(test, wait_flag_ms(&marks[1].ran, 5000), 1,
+			    "callbacks of an exited thread did not run in 5 s");
+	KUNIT_EXPECT_EQ(test, get_flag(&marks[0].ran), 1);
+}
+
+struct rcu_count {
+	struct rcu_head rh;
+	int *ran;
+};
+
+static void rcu_count_callback(struct rcu_head *rh)
+{
+	struct rcu_count *c = container_of(rh, struct rcu_count, rh);
+
+	__atomic_add_fetch(c->ran, 1, __ATOMIC_SEQ_CST);
+}
+
+struct rcu_flood {
+	struct rcu_count counts[RCU_TEST_CBS];
+	int queued;
+	int hold;
+};
+
+/* Queue RCU_TEST_CBS callbacks (several batches and a part), then idle. */
+static void *rcu_flood_and_idle(void *arg)
+{
+	struct rcu_flood *fl = arg;
+	int i;
+
+	for (i = 0; i < RCU_TEST_CBS; i++)
+		call_rcu(&fl->counts[i].rh, rcu_count_callback);
+	set_flag(&fl->queued);
+	while (get_flag(&fl->hold))
+		usleep(1000);
+	return NULL;
+}
+
+static void rcu_barrier_runs_every_callback_of_every_thread(struct kunit *test)
+{
+	static struct rcu_flood floods[4];
+	pthread_t threads[4];
+	int t, i, ran = 0;
+
+	for (t = 0; t < 4; t++) {
+		for (i = 0; i < RCU_TEST_CBS; i++)
+			floods[t].counts[i].ran = &ran;
+		floods[t].queued = 0;
+		floods[t].hold = 1;
+		KUNIT_ASSERT_EQ(test, pthread_create(&threads[t], NULL,
+						     rcu_flood_and_idle,
+						     &floods[t]), 0);
+	}
+	for (t = 0; t < 4; t++)
+		wait_flag(&floods[t].queued);
+	rcu_barrier();
+	KUNIT_EXPECT_EQ(test, get_flag(&ran), 4 * RCU_TEST_CBS);
+	for (t = 0; t < 4; t++) {
+		__atomic_store_n(&floods[t].hold, 0, __ATOMIC_SEQ_CST);
+		pthread_join(threads[t], NULL);
+	}
+}
+
 static void rcu_pointer_accessors_publish_and_read(struct kunit *test)
 {
 	static long a = 1, b = 2;
@@ -231,6 +433,11 @@ static struct kunit_case shim_rcu_cases[] = {
 	KUNIT_CASE(call_rcu_callback_runs_only_after_reader_leaves),
 	KUNIT_CASE(rcu_read_lock_nests_and_reports_held),
 	KUNIT_CASE(kfree_rcu_frees_after_grace_period),
+	KUNIT_CASE(call_rcu_callbacks_run_on_the_thread_that_queued_them),
+	KUNIT_CASE(rcu_barrier_runs_callbacks_of_an_idle_thread),
+	KUNIT_CASE(call_rcu_of_an_idle_thread_runs_without_barrier),
+	KUNIT_CASE(call_rcu_of_an_exited_thread_runs_without_barrier),
+	KUNIT_CASE(rcu_barrier_runs_every_callback_of_every_thread),
 	KUNIT_CASE(rcu_pointer_accessors_publish_and_read),
 	KUNIT_CASE(rcu_dereference_outside_reader_warns),
 	{}

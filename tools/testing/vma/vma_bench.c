@@ -27,9 +27,12 @@
  * The first five run on an mm that already holds the same process layout
  * (but page_fault, on its own VMAs).  Modes: "process", one mm per task,
  * and "thread", the tasks share one mm and its mmap_lock; with one task
- * both are the same, so thread mode is run with nproc tasks only, and the
- * brk workloads, page_test, fork and execl (whose loops assume they own
- * the mm) in process mode only.
+ * both are the same, so thread mode is run with nproc tasks only, and
+ * page_test, fork and execl (whose loops assume they own the mm) in
+ * process mode only.  In thread mode the brk workloads do what
+ * will-it-scale's threads do: every task sets the shared heap's break to
+ * the same absolute addresses, so a task may find the break already where
+ * it sets it (brk() then succeeds without a change).
  *
  * And the older micro-workloads, timed by operation count, in ns/op, on
  * an address space of 100 or 1,000 VMAs (4 pages each, 128 KiB apart):
@@ -311,7 +314,10 @@ static int iter_mmap2(struct task *t)
 	return t->ops->munmap(t->mm, a, B_MMAP1_LEN) ? -1 : 0;
 }
 
-/* brk1: the heap is empty, t->a its start. */
+/*
+ * brk1: the heap is empty, t->a its start.  In thread mode every task has
+ * the same t->a, as will-it-scale's threads of one process do.
+ */
 static void prep_brk1(struct task *t, int idx)
 {
 	(void)idx;
@@ -396,9 +402,9 @@ static const struct robot_wl robot_wls[] = {
 	  prep_process, NULL, iter_mmap1 },
 	{ "will-it-scale", "mmap2", 0, MODE_P1 | MODE_PN | MODE_TN, 1,
 	  prep_process, NULL, iter_mmap2 },
-	{ "will-it-scale", "brk1", 0, MODE_P1 | MODE_PN, 2,
+	{ "will-it-scale", "brk1", 0, MODE_P1 | MODE_PN | MODE_TN, 2,
 	  prep_process, prep_brk1, iter_brk },
-	{ "will-it-scale", "brk2", 0, MODE_P1 | MODE_PN, 2,
+	{ "will-it-scale", "brk2", 0, MODE_P1 | MODE_PN | MODE_TN, 2,
 	  prep_process, prep_brk2, iter_brk },
 	{ "will-it-scale", "page_fault", 60, MODE_P1 | MODE_PN | MODE_TN, 1,
 	  populate, prep_page_fault, iter_page_fault },
