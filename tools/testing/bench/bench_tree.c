@@ -646,10 +646,11 @@ static void vma_tree_destroy(struct maple_tree *mt)
  * Run @n cycles of @op ("mmap_cycle" or "brk_cycle") in chunks, with
  * rcu_barrier() between them.  In a kernel the RCU callbacks that free
  * replaced nodes run every few milliseconds and the nodes come back to the
- * CPU's slab; here they run on liburcu's call_rcu thread, which callgrind
- * (one thread at a time) would otherwise hardly ever schedule, so that
- * every new node came from malloc().  The barrier is outside the measured
- * loop function.  Returns the number of failed steps.
+ * CPU's slab; here the stand-in's grace-period thread (tools/lib/rcu.c)
+ * must end a grace period before the writer runs them, and callgrind runs
+ * one thread at a time and would hardly ever schedule it, so that every
+ * new node came from the slab's slow path.  The barrier is outside the
+ * measured loop function.  Returns the number of failed steps.
  */
 #define BENCH_VMA_CHUNK		64
 
