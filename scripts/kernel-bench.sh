@@ -18,9 +18,10 @@
 #     lib/test_maple_tree or KUnit at boot.
 #     KERNEL_BASE=<rev> adds "base": the series made from that revision of
 #     this project (git archive into a temporary folder, "make series"
-#     there), with any patch HEAD's series has and that one lacks (the
-#     fork patch, for older revisions) added, so that only the tree
-#     differs.  It has its own kept tree and build folder ($OUT/linux-base,
+#     there), with any patch HEAD's series has and that one lacks added
+#     if it changes no file that one changes (the fork patch, for older
+#     revisions; not HEAD's tree split into other steps), so that only
+#     the tree differs.  It has its own kept tree and build folder ($OUT/linux-base,
 #     $OUT/build-base): syncing it into maple's would recompile most of
 #     the kernel twice a run whenever maple_tree.h differs (mm_types.h
 #     includes it); this way a second run with the same base rebuilds
@@ -112,8 +113,19 @@ if [ -n "$KERNEL_BASE" ]; then
 		make -s --no-print-directory series) >"$OUT/series-base.log" 2>&1 ||
 		{ cat "$OUT/series-base.log" >&2; say "FAIL: make series of $rev"; exit 1; }
 	scripts/make-series.sh >/dev/null
+	# The files the base's own series changes.
+	(cd "$bseries" && sed -n 's|^+++ b/||p' $(cat series)) | sort -u \
+		>"$tmp/base-files"
 	while read -r p; do
 		grep -q -- "-${p#*-}$" "$bseries/series" && continue
+		# Only a change the base does not make at all (the fork patch,
+		# for older revisions): a patch to a file the base's series
+		# already changes is the base's own tree, split another way.
+		if sed -n 's|^+++ b/||p' "build/series/$p" |
+		   grep -qxF -f "$tmp/base-files"; then
+			say "base: leaving out HEAD's $p (its files are $rev's)"
+			continue
+		fi
 		say "base: adding HEAD's $p (not in $rev's series)"
 		cp "build/series/$p" "$bseries/$p"
 		echo "$p" >>"$bseries/series"
