@@ -498,8 +498,27 @@ static __always_inline bool mas_leaf_dead(const struct maple_range_64 *leaf)
 }
 
 /*
+ * Moves the state to the range [@first, @hi] at slot @off of its leaf.
+ */
+static __always_inline void mas_leaf_set(struct ma_state *mas,
+					 unsigned char off, unsigned long first,
+					 unsigned long hi)
+{
+	mas->offset = off;
+	mas->index = first;
+	mas->last = hi;
+}
+
+/*
  * The range after the state's in its leaf, if it starts at or before @max
  * and is non-NULL or @any: the state is moved to it and true returned.
+ *
+ * Otherwise false, and the state is left where it was, except that a
+ * search that ran into the leaf's last range without finding one leaves
+ * the state on that range (as the out-of-line step would), so that the
+ * out-of-line half goes on from the next leaf instead of reading this one
+ * again.  The leaf is checked to be live once, after every word taken
+ * from it was read: a leaf that died at any point fails that check.
  */
 static __always_inline bool mas_next_in_leaf(struct ma_state *mas,
 					     unsigned long max, bool any,
@@ -512,27 +531,34 @@ static __always_inline bool mas_next_in_leaf(struct ma_state *mas,
 
 	if (!leaf || done >= nmax || done >= max)
 		return false;
-	/* The range iterators go out of line for a range that grew. */
-	if (any && READ_ONCE(leaf->pivot[off]) > done)
+	/* The state's range is not the leaf's last: it has a pivot. */
+	hi = READ_ONCE(leaf->pivot[off]);
+	/*
+	 * The range iterators go out of line for a range that grew; the
+	 * others for one that grew past @max.
+	 */
+	if (any ? hi > done : hi >= max)
 		return false;
 	for (;;) {
-		/* The state's range is not the leaf's last: it has a pivot. */
-		first = READ_ONCE(leaf->pivot[off]) + 1;
+		first = hi + 1;
 		off++;
 		hi = off < MAPLE_RANGE64_SLOTS - 1 ?
 			READ_ONCE(leaf->pivot[off]) : nmax;
 		next = rcu_dereference_check(leaf->slot[off],
 					     mt_locked(mas->tree));
-		if (mas_leaf_dead(leaf) || first > max)
-			return false;
 		if (hi > done && (next || any))
 			break;
-		if (hi >= nmax || hi >= max)
+		if (hi >= max)
 			return false;
+		if (hi >= nmax) {
+			if (hi == nmax && !mas_leaf_dead(leaf))
+				mas_leaf_set(mas, off, first, hi);
+			return false;
+		}
 	}
-	mas->offset = off;
-	mas->index = first;
-	mas->last = hi;
+	if (mas_leaf_dead(leaf))
+		return false;
+	mas_leaf_set(mas, off, first, hi);
 	*entry = next;
 	return true;
 }
@@ -552,26 +578,30 @@ static __always_inline bool mas_prev_in_leaf(struct ma_state *mas,
 
 	if (!leaf || done <= nmin || done <= min)
 		return false;
-	/* The range iterators go out of line for a range that grew. */
-	if (any && READ_ONCE(leaf->pivot[off - 1]) + 1 < done)
+	/* The state's range is not the leaf's first: off > 0. */
+	lo = READ_ONCE(leaf->pivot[off - 1]) + 1;
+	/* The mirror of mas_next_in_leaf()'s: a range that grew down. */
+	if (any ? lo < done : lo <= min)
 		return false;
 	for (;;) {
-		/* The state's range is not the leaf's first: off > 0. */
-		hi = READ_ONCE(leaf->pivot[off - 1]);
+		hi = lo - 1;
 		off--;
 		lo = off ? READ_ONCE(leaf->pivot[off - 1]) + 1 : nmin;
 		prev = rcu_dereference_check(leaf->slot[off],
 					     mt_locked(mas->tree));
-		if (mas_leaf_dead(leaf) || hi < min)
-			return false;
 		if (lo < done && (prev || any))
 			break;
-		if (lo <= nmin || lo <= min)
+		if (lo <= min)
 			return false;
+		if (lo <= nmin) {
+			if (lo == nmin && !mas_leaf_dead(leaf))
+				mas_leaf_set(mas, off, lo, hi);
+			return false;
+		}
 	}
-	mas->offset = off;
-	mas->index = lo;
-	mas->last = hi;
+	if (mas_leaf_dead(leaf))
+		return false;
+	mas_leaf_set(mas, off, lo, hi);
 	*entry = prev;
 	return true;
 }
