@@ -1049,7 +1049,7 @@ static bool ma_node_bound(const struct maple_node *node,
  * From the last range of the live leaf mas->node to the first range of
  * the next leaf: the state is put on it and its entry left in *@found.
  */
-static noinline bool mas_next_leaf(struct ma_state *mas, void **found)
+static __always_inline bool mas_next_leaf(struct ma_state *mas, void **found)
 {
 	struct maple_tree *mt = mas->tree;
 	enum maple_type ptype = mt_internal_type(mt);
@@ -1119,7 +1119,8 @@ static noinline bool mas_next_leaf(struct ma_state *mas, void **found)
 }
 
 /* The mirror of mas_next_leaf(): to the last range of the previous leaf. */
-static noinline bool mas_prev_leaf(struct ma_state *mas, void **found)
+static __always_inline bool mas_prev_leaf(struct ma_state *mas,
+					  void **found)
 {
 	struct maple_tree *mt = mas->tree;
 	enum maple_type ptype = mt_internal_type(mt);
@@ -1402,7 +1403,8 @@ static noinline void *mas_backward(struct ma_state *mas, unsigned long min,
 	}
 }
 
-static void *mas_find_common(struct ma_state *mas, unsigned long max, bool any)
+static __always_inline void *mas_find_common(struct ma_state *mas,
+					       unsigned long max, bool any)
 {
 	unsigned long from;
 	void *entry;
