@@ -68,26 +68,15 @@ rm -rf "$base"
 cp -a "$full" "$base"
 grep -v -- '-fork-' "$full/series" >"$base/series"
 
-kmake() { make -C "$tree" O="$bdir" ARCH="$arch" "$@"; }
+# 2. Configured and built by scripts/kernel-build.sh, the steps the boot
+# tests and the kernel-level bench use too.
 build() {	# build <name> <series folder>
+	local img
 	SERIES=$2 scripts/apply-series.sh --sync "$tree" | grep -v '^apply-series: applied' || true
-	if [ ! -f "$bdir/.config" ] || ! cmp -s "$top/scripts/boot/$arch-bench.config" "$OUT/config-$arch.used"; then
-		local def=defconfig
-		[ "$arch" = x86_64 ] && def=tinyconfig
-		kmake -s "$def" >/dev/null
-		"$tree/scripts/kconfig/merge_config.sh" -m -O "$bdir" "$bdir/.config" \
-			"$top/scripts/boot/$arch-bench.config" >/dev/null
-		kmake -s olddefconfig 2>&1 | grep -v 'override: UNWINDER_GUESS' || true
-		cp "$top/scripts/boot/$arch-bench.config" "$OUT/config-$arch.used"
-	fi
-	while read -r opt; do
-		grep -qx "$opt" "$bdir/.config" || { echo "fork-bench: .config lacks $opt" >&2; exit 1; }
-	done < <(grep '^CONFIG_' "$top/scripts/boot/$arch-bench.config")
 	echo "fork-bench: building $1 ($arch, -j$JOBS)"
-	local target=linux img=$bdir/linux
-	[ "$arch" = x86_64 ] && { target=bzImage; img=$bdir/arch/x86/boot/bzImage; }
-	kmake -j"$JOBS" "$target" >"$OUT/build-$arch-$1.log" 2>&1 ||
-		{ tail -n 40 "$OUT/build-$arch-$1.log" >&2; exit 1; }
+	img=$(JOBS=$JOBS scripts/kernel-build.sh "$tree" "$bdir" "$arch" \
+		"$top/scripts/boot/$arch-bench.config" "$OUT/build-$arch-$1.log" |
+		tail -n 1)
 	cp "$img" "$OUT/$arch-$1"
 }
 build base "$base"
