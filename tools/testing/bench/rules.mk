@@ -108,7 +108,8 @@ bench: $(BENCH_BIN) $(BUILD)/vma_bench bench-chart-deps \
 		echo "bench: the tree on Linux $$v (log: $$o/linux-$$v.log)" && \
 		mkdir -p $$o && \
 		BENCH_COMMIT=linux-$$v $(BUILD)/bench_tree_upstream-$$v \
-			--out-dir $$o/linux-$$v $(BENCH_RUN_ARGS) \
+			--out-dir $$o/linux-$$v \
+			$(filter-out --no-json,$(BENCH_RUN_ARGS)) \
 			> $$o/linux-$$v.log && \
 		bl="$$bl --baseline upstream-$$v=$$(ls $$o/linux-$$v/*.json)" || \
 		exit 1; \
@@ -172,7 +173,6 @@ UPSTREAM_TARBALL_6.12 ?= /usr/src/linux-source-6.12.tar.xz
 # Where scripts/linux-src.sh unpacks each (6.1: its default, shared with
 # make bench KERNEL=1; a cache holds one tarball at a time).
 UPSTREAM_CACHE_6.12 := $(BUILD)/linux-src-6.12
-UPSTREAM_DIR	:= $(BUILD)/upstream-6.1
 UPSTREAM_FILES	:= lib/maple_tree.c include/linux/maple_tree.h
 UPSTREAM_OUT	:= $(BUILD)/bench-upstream
 # The versions' tree and ours run in turn (6.1, 6.12, ours, 6.1, ...),
@@ -181,7 +181,7 @@ UPSTREAM_OUT	:= $(BUILD)/bench-upstream
 # they are compared, so a burst of noise on this shared machine lands on
 # one run of one side only.
 UPSTREAM_ROUNDS	?= 3
-UPSTREAM_RUN_ARGS = $(BENCH_RUN_ARGS) $(if $(filter --reps,$(BENCH_ARGS)),,--reps 3)
+UPSTREAM_RUN_ARGS = $(filter-out --no-json,$(BENCH_RUN_ARGS)) $(if $(filter --reps,$(BENCH_ARGS)),,--reps 3)
 
 # The flags of Linux's lib/maple_tree.c of version $(1) (no -Wall: it is
 # not our code).
