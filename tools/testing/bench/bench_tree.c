@@ -1987,9 +1987,9 @@ static void json_write_set(FILE *f, const struct metric_set *set,
 
 /*
  * The run; with --baseline, each baseline whole under "baselines" and
- * this run's %change against each under "change_pct" (lower is better
- * for every metric, so negative is ours ahead).  Readers of the run
- * itself (--base, --merge) skip both.
+ * this run's %change against each under "change_pct" (negative: ours
+ * lower, which is better but for the RCU rows' .mops rates).  Readers
+ * of the run itself (--base, --merge) skip both.
  */
 static void json_write(FILE *f, const struct metric_set *set)
 {
