@@ -108,8 +108,9 @@ bench: $(BENCH_BIN) $(BUILD)/vma_bench bench-chart-deps \
 	vers=; $(if $(call bench_yes,$(UPSTREAM)),$(call upstream_versions,bench)) \
 	bl=; o=$(UPSTREAM_OUT)/bench; rm -rf $$o; \
 	$(if $(call bench_yes,$(UPSTREAM_TREE)),,[ -z "$$vers" ] || \
-		echo "bench: the tree without Linux's (UPSTREAM_TREE=1 or make" \
-		     "bench-upstream for them)";) \
+		echo "bench: the tree part without Linux's trees" \
+		     "(UPSTREAM_TREE=0, the default with QUICK=1;" \
+		     "make bench-upstream compares them)";) \
 	for v in $(if $(call bench_yes,$(UPSTREAM_TREE)),$$vers); do \
 		$(call make_quiet,$(BUILD)/bench_tree_upstream-$$v) && \
 		echo "bench: the tree on Linux $$v (log: $$o/linux-$$v.log)" && \
