@@ -6,7 +6,8 @@
 # A PNG chart of one vma_bench run (the -mm.json file make bench writes).
 # Above: for each metric, how many times faster mm/ is on our maple tree
 # than on each baseline measured in the same run, the rbtree design and
-# Linux 6.1's own tree (when the run had it); above 1 ours is faster.  The
+# Linux 6.1's and 6.12's own trees (when the run had them; a baseline
+# the run lacks is drawn as nothing); above 1 ours is faster.  The
 # factor comes from the run's %change (the median of the per-round
 # ratios): 1 + change for operations per second, 1 / (1 + change) for
 # ns and instructions per operation.  Below: thread-mode scaling, for
@@ -35,7 +36,7 @@ trap 'rm -f "$dat" "$scale"' EXIT
 awk '
 	/"change_pct": \{/ { sect = 1; next }
 	sect && /^  \}/ { sect = 0 }
-	sect && /^    "[a-z0-9_-]+": \{/ {
+	sect && /^    "[a-z0-9_.-]+": \{/ {
 		b = $1; gsub(/[":]/, "", b); next
 	}
 	sect && /^      "/ {
@@ -61,7 +62,8 @@ awk '
 			sub(/\.process\.1$/, "", short)
 			rb = ((name, "rbtree") in val) ? val[name, "rbtree"] : "?"
 			up = ((name, "upstream") in val) ? val[name, "upstream"] : "?"
-			printf "%s %s %s\n", short, rb, up
+			u12 = ((name, "upstream-6.12") in val) ? val[name, "upstream-6.12"] : "?"
+			printf "%s %s %s %s\n", short, rb, up, u12
 		}
 	}' "$json" > "$dat"
 
@@ -74,7 +76,7 @@ fi
 awk '
 	/"metrics": \{/ { sect = 1; next }
 	sect && /^  \}/ { sect = 0 }
-	sect && /^    "[a-z0-9_-]+": \{/ {
+	sect && /^    "[a-z0-9_.-]+": \{/ {
 		b = $1; gsub(/[":]/, "", b); next
 	}
 	sect && /^      "/ {
@@ -96,10 +98,10 @@ awk '
 			w = order[i]
 			short = w
 			sub(/^will-it-scale\./, "", short)
-			split("maple rbtree upstream", bs, " ")
+			split("maple rbtree upstream upstream-6.12", bs, " ")
 			row = short
 			any = 0
-			for (j = 1; j <= 3; j++) {
+			for (j = 1; j <= 4; j++) {
 				t = val[tname[w], bs[j]]
 				p = val[w ".process.1.per_process_ops", bs[j]]
 				if (t != "" && p > 0) {
@@ -115,6 +117,16 @@ awk '
 	}' "$json" > "$scale"
 
 title=$(basename "$json" .json)
+# One bar per baseline the run had (a column of "?" only is left out).
+has() { awk -v c="$2" '$c != "?" { f = 1 } END { exit !f }' "$1"; }
+ratios="\"$dat\" using 2:xtic(1) title \"against the rbtree design\" lc rgb \"#4477aa\""
+has "$dat" 3 && ratios="$ratios, \"\" using 3 title \"against Linux 6.1's maple tree\" lc rgb \"#ee6677\""
+has "$dat" 4 && ratios="$ratios, \"\" using 4 title \"against Linux 6.12's maple tree\" lc rgb \"#ccbb44\""
+scaling="\"$scale\" using 2:xtic(1) title \"maple (ours)\" lc rgb \"#228833\", \"\" using 3 title \"rbtree\" lc rgb \"#4477aa\""
+if [ -s "$scale" ]; then
+	has "$scale" 4 && scaling="$scaling, \"\" using 4 title \"Linux 6.1\" lc rgb \"#ee6677\""
+	has "$scale" 5 && scaling="$scaling, \"\" using 5 title \"Linux 6.12\" lc rgb \"#ccbb44\""
+fi
 # The scaling panel needs both modes of a workload in the run.
 rows=1 bottom=0.25
 [ -s "$scale" ] && rows=2 bottom=0.08
@@ -137,8 +149,7 @@ set ytics ("1/16" 0.0625, "1/8" 0.125, "1/4" 0.25, "1/2" 0.5, "1" 1, "2" 2, "4" 
 set xtics rotate by -50 scale 0 font ",9"
 set ylabel "times faster (above 1: ours)"
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead lw 2 lc rgb "black"
-plot "$dat" using 2:xtic(1) title "against the rbtree design" lc rgb "#4477aa", \
-     "" using 3 title "against Linux 6.1's maple tree" lc rgb "#ee6677"
+plot $ratios
 if ($rows > 1) {
 unset arrow 1
 unset logscale y
@@ -147,9 +158,7 @@ set yrange [0:1.2]
 set ytics auto
 set xtics rotate by 0 font ",10"
 set ylabel "per-thread ops/s, nproc threads / 1 task"
-plot "$scale" using 2:xtic(1) title "maple (ours)" lc rgb "#228833", \
-     "" using 3 title "rbtree" lc rgb "#4477aa", \
-     "" using 4 title "Linux 6.1" lc rgb "#ee6677"
+plot $scaling
 }
 unset multiplot
 GP

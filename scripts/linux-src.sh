@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The one place that unpacks Debian's linux-source-6.1 tarball
-# (/usr/src/linux-source-6.1.tar.xz).
+# (/usr/src/linux-source-6.1.tar.xz), or another version's
+# (LINUX_SRC_TARBALL, e.g. linux-source-6.12's, with a LINUX_SRC_CACHE of
+# its own: a cache holds one tarball's files at a time).
 #
 #   scripts/linux-src.sh            print the path of a pristine copy of the
 #                                   whole tree, unpacked once into

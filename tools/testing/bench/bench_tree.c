@@ -40,9 +40,11 @@
  * JSON file under bench-results/.  With --base FILE (or BASE=FILE) the table
  * compares against a previous run's JSON.
  *
- * Built with -DBENCH_UPSTREAM=61 against Linux 6.1's own lib/maple_tree.c
- * (make bench-upstream), the same program measures the kernel's tree, but
- * for what 6.1 lacks (__mt_dup()); its JSON is the base ours compares to.
+ * Built with -DBENCH_UPSTREAM=61 against Linux 6.1's own lib/maple_tree.c,
+ * or with -DBENCH_UPSTREAM=612 against Linux 6.12's (make bench-upstream),
+ * the same program measures the kernel's tree, but for what 6.1 lacks
+ * (__mt_dup()); their JSON files are the baselines ours compares to
+ * (--baseline NAME=FILE, one table each).
  *
  * Conventions in this file: mt is the tree, mas a maple state, lay the
  * layout of the ranges, nr the number of ranges, idx an array of indices
@@ -76,6 +78,16 @@
 #define BENCH_MAX_METRICS	256
 #define BENCH_NAME_LEN		96
 #define BENCH_MAX_SIZES		16
+#define BENCH_MAX_BASELINES	4
+
+/*
+ * BENCH_UPSTREAM is the Linux version's digits (61, 612).  __mt_dup() came
+ * with Linux 6.8: 6.1's tree has none (no fork_dup row there), 6.12's has
+ * it, as ours does.
+ */
+#if defined(BENCH_UPSTREAM) && BENCH_UPSTREAM < 68
+#define BENCH_NO_MT_DUP
+#endif
 
 /* Linux's default maple tree flags for an mm: allocation tree, RCU mode. */
 #define BENCH_DEFAULT_FLAGS	(MT_FLAGS_ALLOC_RANGE | MT_FLAGS_USE_RCU)
@@ -108,6 +120,10 @@ struct bench_opts {
 	unsigned int rcu_ms;	/* run time of one RCU measurement */
 	unsigned int mt_flags;
 	const char *base;
+	/* --baseline NAME=FILE: labelled runs, one table each, kept in JSON */
+	const char *baseline_name[BENCH_MAX_BASELINES];
+	const char *baseline_file[BENCH_MAX_BASELINES];
+	int nr_baselines;
 	const char *out_dir;
 	/* --merge: the JSON files of runs to take the median of */
 	char **merge;
@@ -687,9 +703,9 @@ static DECLARE_RWSEM(bench_fork_lock);
 
 /*
  * fork(): duplicate the VMA tree node for node, then exit(): destroy it.
- * Linux 6.1's tree (BENCH_UPSTREAM) has no __mt_dup(): no such row there.
+ * Linux 6.1's tree (BENCH_NO_MT_DUP) has no __mt_dup(): no such row there.
  */
-#ifndef BENCH_UPSTREAM
+#ifndef BENCH_NO_MT_DUP
 BENCH_NOINLINE unsigned long
 bench_loop_fork_dup(struct maple_tree *mt, unsigned long n)
 {
@@ -828,6 +844,8 @@ struct metric_set {
 };
 
 static struct metric_set results;
+/* --baseline: the runs loaded, opts.nr_baselines of them */
+static struct metric_set *baselines;
 
 static void __attribute__((format(printf, 4, 5)))
 metric_add(struct metric_set *set, double value, double rsd,
@@ -1468,7 +1486,7 @@ static void rcu_report(const char *name, double *v)
  * mas_expected_entries().  ns per operation and node allocations per
  * operation.
  */
-#ifdef BENCH_UPSTREAM
+#ifdef BENCH_NO_MT_DUP
 #define BENCH_FIRST_FORK	1	/* no fork_dup row */
 #else
 #define BENCH_FIRST_FORK	0
@@ -1513,7 +1531,7 @@ static void bench_vma(void)
 		a0 = kmem_nr_allocated();
 		for (r = 0; r < opts.reps; r++) {
 			t0 = now_ns();
-#ifndef BENCH_UPSTREAM
+#ifndef BENCH_NO_MT_DUP
 			if (i == 0)
 				err += bench_loop_fork_dup(&mt, forks);
 			else
@@ -1937,32 +1955,81 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void json_write(FILE *f, const struct metric_set *set)
+/* The members of one run, @ind the indentation of their keys. */
+static void json_write_set(FILE *f, const struct metric_set *set,
+			   const char *ind)
 {
 	unsigned int i;
 	bool first = true;
 
-	fprintf(f, "{\n  \"commit\": ");
+	fprintf(f, "%s\"commit\": ", ind);
 	json_string(f, set->commit);
-	fprintf(f, ",\n  \"date\": ");
+	fprintf(f, ",\n%s\"date\": ", ind);
 	json_string(f, set->date);
-	fprintf(f, ",\n  \"quick\": %s,\n  \"metrics\": {", set->quick ?
-		"true" : "false");
+	fprintf(f, ",\n%s\"quick\": %s,\n%s\"metrics\": {", ind,
+		set->quick ? "true" : "false", ind);
 	for (i = 0; i < set->nr; i++) {
-		fprintf(f, "%s\n    ", i ? "," : "");
+		fprintf(f, "%s\n%s  ", i ? "," : "", ind);
 		json_string(f, set->m[i].name);
 		fprintf(f, ": %.4f", set->m[i].value);
 	}
-	fprintf(f, "\n  },\n  \"rsd_pct\": {");
+	fprintf(f, "\n%s},\n%s\"rsd_pct\": {", ind, ind);
 	for (i = 0; i < set->nr; i++) {
 		if (set->m[i].rsd < 0)
 			continue;
-		fprintf(f, "%s\n    ", first ? "" : ",");
+		fprintf(f, "%s\n%s  ", first ? "" : ",", ind);
 		json_string(f, set->m[i].name);
 		fprintf(f, ": %.2f", set->m[i].rsd);
 		first = false;
 	}
-	fprintf(f, "\n  }\n}\n");
+	fprintf(f, "\n%s}", ind);
+}
+
+/*
+ * The run; with --baseline, each baseline whole under "baselines" and
+ * this run's %change against each under "change_pct" (negative: ours
+ * lower, which is better but for the RCU rows' .mops rates).  Readers
+ * of the run itself (--base, --merge) skip both.
+ */
+static void json_write(FILE *f, const struct metric_set *set)
+{
+	const struct metric *m, *bm;
+	unsigned int i;
+	bool first;
+	int k;
+
+	fprintf(f, "{\n");
+	json_write_set(f, set, "  ");
+	if (set == &results && opts.nr_baselines) {
+		fprintf(f, ",\n  \"baselines\": {");
+		for (k = 0; k < opts.nr_baselines; k++) {
+			fprintf(f, "%s\n    ", k ? "," : "");
+			json_string(f, opts.baseline_name[k]);
+			fprintf(f, ": {\n");
+			json_write_set(f, &baselines[k], "      ");
+			fprintf(f, "\n    }");
+		}
+		fprintf(f, "\n  },\n  \"change_pct\": {");
+		for (k = 0; k < opts.nr_baselines; k++) {
+			fprintf(f, "%s\n    ", k ? "," : "");
+			json_string(f, opts.baseline_name[k]);
+			fprintf(f, ": {");
+			for (i = 0, first = true; i < set->nr; i++) {
+				m = &set->m[i];
+				bm = metric_find(&baselines[k], m->name);
+				if (!bm || bm->value == 0)
+					continue;
+				fprintf(f, "%s\n      ", first ? "" : ",");
+				json_string(f, m->name);
+				fprintf(f, ": %.2f", 100.0 *
+					(m->value - bm->value) / bm->value);
+				first = false;
+			}
+			fprintf(f, "\n    }");
+		}
+		fprintf(f, "\n  }");
+	}
+	fprintf(f, "\n}\n");
 }
 
 struct json_in {
@@ -2210,61 +2277,82 @@ static const char *fmt_target(char *buf, size_t size, const struct metric *m)
 	return buf;
 }
 
+/* %change of @m against @bm, "" when there is none. */
+static const char *fmt_change(char *buf, size_t size, const struct metric *bm,
+			      const struct metric *m)
+{
+	buf[0] = '\0';
+	if (bm && m && bm->value == 0 && m->value == 0)
+		snprintf(buf, size, "+0.0%%");
+	else if (bm && m && bm->value != 0)
+		snprintf(buf, size, "%+.1f%%",
+			 100.0 * (m->value - bm->value) / bm->value);
+	return buf;
+}
+
+/*
+ * The robot's table of this run against @base, its columns headed
+ * @bname and @nname ("base" and "new", or a baseline's name and "maple").
+ */
+static void print_compare(const struct metric_set *base, const char *bname,
+			  const char *nname)
+{
+	char a[64], b[64], c[32], t[64], bl[64], nl[64];
+	const struct metric *m, *bm;
+	unsigned int i;
+	int w;
+
+	/* "base: <commit> <date>" above "new:  <commit> <date>". */
+	snprintf(bl, sizeof(bl), "%s:", bname);
+	snprintf(nl, sizeof(nl), "%s:", nname);
+	w = strlen(bl) > strlen(nl) ? strlen(bl) : strlen(nl);
+	printf("\n%-*s %s %s%s\n%-*s %s %s%s\n\n", w, bl, base->commit,
+	       base->date, base->quick ? " (quick)" : "", w, nl,
+	       results.commit, results.date, results.quick ? " (quick)" : "");
+	printf("%16s %10s %16s  %s\n", bname, "%change", nname, "metric");
+	printf("---------------- ---------- ---------------- "
+	       "------------------------------\n");
+	for (i = 0; i < results.nr; i++) {
+		m = &results.m[i];
+		bm = metric_find(base, m->name);
+		printf("%s %10s %s  %s%s\n", fmt_value(a, sizeof(a), bm),
+		       fmt_change(c, sizeof(c), bm, m),
+		       fmt_value(b, sizeof(b), m), m->name,
+		       fmt_target(t, sizeof(t), m));
+	}
+	for (i = 0; i < base->nr; i++) {
+		bm = &base->m[i];
+		if (metric_find(&results, bm->name))
+			continue;
+		printf("%s %10s %s  %s\n", fmt_value(a, sizeof(a), bm), "",
+		       fmt_value(b, sizeof(b), NULL), bm->name);
+	}
+}
+
 static void print_table(const struct metric_set *base)
 {
-	char a[64], b[64], t[64];
-	const struct metric *m, *bm;
+	char a[64], t[64];
+	const struct metric *m;
 	bool header;
 	unsigned int i;
+	int k;
 
-	printf("\n");
-	if (base) {
-		printf("base: %s %s%s\nnew:  %s %s%s\n\n", base->commit,
-		       base->date, base->quick ? " (quick)" : "",
-		       results.commit, results.date,
-		       results.quick ? " (quick)" : "");
-		printf("%16s %10s %16s  %s\n", "base", "%change", "new",
-		       "metric");
-		printf("---------------- ---------- ---------------- "
-		       "------------------------------\n");
-		for (i = 0; i < results.nr; i++) {
-			char change[32] = "";
-
-			m = &results.m[i];
-			bm = metric_find(base, m->name);
-			if (bm && bm->value == 0 && m->value == 0)
-				snprintf(change, sizeof(change), "+0.0%%");
-			else if (bm && bm->value != 0)
-				snprintf(change, sizeof(change), "%+.1f%%",
-					 100.0 * (m->value - bm->value) /
-					 bm->value);
-			printf("%s %10s %s  %s%s\n",
-			       fmt_value(a, sizeof(a), bm), change,
-			       fmt_value(b, sizeof(b), m), m->name,
-			       fmt_target(t, sizeof(t), m));
-		}
-		for (i = 0; i < base->nr; i++) {
-			bm = &base->m[i];
-			if (metric_find(&results, bm->name))
-				continue;
-			printf("%s %10s %s  %s\n",
-			       fmt_value(a, sizeof(a), bm), "",
-			       fmt_value(b, sizeof(b), NULL), bm->name);
-		}
-	} else {
-		printf("%16s  %s\n", "value", "metric");
-		printf("---------------- ------------------------------\n");
-		for (i = 0; i < results.nr; i++) {
-			m = &results.m[i];
-			if (strstr(m->name, ".insn_per_op"))
-				continue;
-			printf("%s  %s\n", fmt_value(a, sizeof(a), m),
-			       m->name);
-		}
-	}
-
-	if (base)
+	if (base || opts.nr_baselines) {
+		if (base)
+			print_compare(base, "base", "new");
+		for (k = 0; k < opts.nr_baselines; k++)
+			print_compare(&baselines[k], opts.baseline_name[k],
+				      "maple");
 		return;
+	}
+	printf("\n%16s  %s\n", "value", "metric");
+	printf("---------------- ------------------------------\n");
+	for (i = 0; i < results.nr; i++) {
+		m = &results.m[i];
+		if (strstr(m->name, ".insn_per_op"))
+			continue;
+		printf("%s  %s\n", fmt_value(a, sizeof(a), m), m->name);
+	}
 
 	/* The callgrind section, with the targets beside the counts. */
 	for (i = 0, header = false; i < results.nr; i++) {
@@ -2333,6 +2421,9 @@ static void usage(void)
 "                     (default 200, 30 with --quick)\n"
 "  --flags F          tree flags (default %u: ALLOC_RANGE|USE_RCU)\n"
 "  --base FILE        compare with an earlier run's JSON (BASE=FILE)\n"
+"  --baseline NAME=FILE\n"
+"                     one more table, \"NAME %%change maple\", against that\n"
+"                     run's JSON, which the JSON written keeps (up to %d)\n"
 "  --callgrind        also count instructions/op under callgrind\n"
 "                     (CALLGRIND=1)\n"
 "  --callgrind-only   only the callgrind counts\n"
@@ -2347,7 +2438,7 @@ static void usage(void)
 "                     brk_cycle, overwrite_gfp, mmap_cycle_gfp,\n"
 "                     brk_cycle_gfp) on S ranges and exit;\n"
 "                     used by --callgrind\n",
-		BENCH_DEFAULT_FLAGS);
+		BENCH_DEFAULT_FLAGS, BENCH_MAX_BASELINES);
 	exit(2);
 }
 
@@ -2439,6 +2530,17 @@ static void parse_args(int argc, char **argv)
 		} else if (!strcmp(a, "--base")) {
 			NEED_VALUE();
 			opts.base = v;
+		} else if (!strcmp(a, "--baseline")) {
+			const char *eq;
+
+			NEED_VALUE();
+			eq = strchr(v, '=');
+			if (!eq || eq == v || !eq[1] ||
+			    opts.nr_baselines == BENCH_MAX_BASELINES)
+				usage();
+			opts.baseline_name[opts.nr_baselines] =
+				strndup(v, eq - v);
+			opts.baseline_file[opts.nr_baselines++] = eq + 1;
 		} else if (!strcmp(a, "--callgrind")) {
 			opts.callgrind = true;
 		} else if (!strcmp(a, "--callgrind-only")) {
@@ -2565,6 +2667,10 @@ int main(int argc, char **argv)
 		base = xcalloc(1, sizeof(*base));
 		json_load(opts.base, base);
 	}
+	if (opts.nr_baselines)
+		baselines = xcalloc(opts.nr_baselines, sizeof(*baselines));
+	for (s = 0; s < (unsigned int)opts.nr_baselines; s++)
+		json_load(opts.baseline_file[s], &baselines[s]);
 
 	if (opts.nr_merge) {
 		merge_runs();
@@ -2598,6 +2704,7 @@ show:
 	if (!opts.no_json)
 		write_json();
 	printf("runtime: %.2f s\n", (now_ns() - t0) / 1e9);
+	free(baselines);
 	free(base);
 out:
 	rcu_barrier();

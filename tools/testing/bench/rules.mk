@@ -5,14 +5,17 @@
 #	include tools/testing/bench/rules.mk
 #
 # make bench                 full run: the tree (7 repetitions, 100 ..
-#                            1,000,000 ranges), then mm/ (vma_bench): the
+#                            1,000,000 ranges) against Linux 6.1's and
+#                            6.12's own trees, then mm/ (vma_bench): the
 #                            kernel test robot's workloads on the maple
-#                            tree, the rbtree and Linux 6.1's own tree
-#                            (that column only when Debian's
-#                            linux-source-6.1 is installed; installed
-#                            here when run as root), each table in the
-#                            robot's "base %change new metric" format
-# make bench QUICK=1         3 repetitions, smaller sizes (under 30 s)
+#                            tree, the rbtree and Linux 6.1's and 6.12's
+#                            own trees (each Linux column only when
+#                            Debian's linux-source-<v> is installed;
+#                            installed here when run as root; UPSTREAM=0
+#                            leaves them out), each table in the robot's
+#                            "base %change new metric" format
+# make bench QUICK=1         3 repetitions, smaller sizes (under 30 s); the
+#                            tree part without Linux's trees
 # make bench BASE=old.json   compare with an earlier run's JSON (either of
 #                            the pair a make bench run writes)
 # make bench CALLGRIND=1     add instructions/op counted under callgrind
@@ -22,10 +25,11 @@
 # make bench-quick           the tree only, QUICK=1
 # make bench-callgrind       only the callgrind counts
 # make bench-smoke           one tiny run to see the benchmark works (no JSON)
-# make bench-upstream        the tree-level run on Linux 6.1's own maple tree
-#                            and on ours, in turn, UPSTREAM_ROUNDS (3) times
-#                            each; the medians compared ("linux-6.1 %change
-#                            ours")
+# make bench-upstream        the tree-level run on Linux 6.1's and 6.12's
+#                            own maple trees and on ours, in turn,
+#                            UPSTREAM_ROUNDS (3) times each; the medians
+#                            compared ("upstream-6.1 %change maple", then
+#                            "upstream-6.12 %change maple")
 #
 # Each make bench writes bench-results/<stamp>-<commit>[-quick].json (the
 # tree), the same name ending in -mm.json (mm/), one BENCH_STAMP and
@@ -56,6 +60,9 @@ BENCH_LIBS	?= $(BENCH_URCU) -lpthread -lm
 BENCH_ARGS	?=
 
 bench_yes = $(filter 1 y yes true,$(1))
+# A sub-make of $(1) that keeps quiet when there is nothing to do.
+make_quiet = { $(MAKE) --no-print-directory -q $(1) 2>/dev/null || \
+	       $(MAKE) --no-print-directory $(1); }
 
 # BASE may name either file of a make bench run; the tree reads its own.
 BENCH_RUN_ARGS	= $(if $(call bench_yes,$(QUICK)),--quick) \
@@ -73,10 +80,17 @@ $(BENCH_BIN): $(BENCH_DIR)/bench_tree.c $(BENCH_DIR)/bench_commit.h \
 
 .PHONY: bench bench-quick bench-callgrind bench-smoke bench-check
 
-# After the tree's table, the mm/ layer (tools/testing/vma/vma_bench.c):
-# the robot's workloads and the micro-workloads on the maple tree, the
-# rbtree design and, when Linux 6.1's source is there, Linux's own tree
-# ($(VMA_UP_BENCH), below), in the same run.
+# The tree first: with Linux's trees as baselines (each version whose
+# source is there, below), each run once with the same options before
+# ours, whose tables then read "upstream-<v> %change maple"; then the mm/
+# layer (tools/testing/vma/vma_bench.c): the robot's workloads and the
+# micro-workloads on the maple tree, the rbtree design and Linux's own
+# trees ($(VMA_UP_BENCH), below), in the same run.  UPSTREAM=0 leaves
+# Linux's trees out at both levels; UPSTREAM_TREE=0 at the tree level
+# only, which QUICK=1 does by default to stay under 30 s (make
+# bench-upstream QUICK=1 has that comparison, with rounds).
+UPSTREAM	?= 1
+UPSTREAM_TREE	?= $(if $(call bench_yes,$(QUICK)),0,1)
 VMA_BENCH_RUN_ARGS = $(if $(call bench_yes,$(QUICK)),--quick) \
 		     $(if $(BASE),--base $(BASE)) \
 		     $(if $(call bench_yes,$(CALLGRIND)),--callgrind) \
@@ -91,9 +105,26 @@ bench: $(BENCH_BIN) $(BUILD)/vma_bench bench-chart-deps \
 	c=$$(git rev-parse --short HEAD 2>/dev/null) && \
 	{ git diff --quiet HEAD -- 2>/dev/null || c=$$c-dirty; } && \
 	export BENCH_COMMIT=$${BENCH_COMMIT:-$$c}; \
-	$(BENCH_BIN) $(BENCH_RUN_ARGS) || exit 1; \
-	if $(call upstream_ready,bench); then \
-		$(MAKE) --no-print-directory $(VMA_UP_BENCH) && \
+	vers=; $(if $(call bench_yes,$(UPSTREAM)),$(call upstream_versions,bench)) \
+	bl=; o=$(UPSTREAM_OUT)/bench; rm -rf $$o; \
+	$(if $(call bench_yes,$(UPSTREAM_TREE)),,[ -z "$$vers" ] || \
+		echo "bench: the tree part without Linux's trees" \
+		     "(UPSTREAM_TREE=0, the default with QUICK=1;" \
+		     "make bench-upstream compares them)";) \
+	for v in $(if $(call bench_yes,$(UPSTREAM_TREE)),$$vers); do \
+		$(call make_quiet,$(BUILD)/bench_tree_upstream-$$v) && \
+		echo "bench: the tree on Linux $$v (log: $$o/linux-$$v.log)" && \
+		mkdir -p $$o && \
+		BENCH_COMMIT=linux-$$v $(BUILD)/bench_tree_upstream-$$v \
+			--out-dir $$o/linux-$$v \
+			$(filter-out --no-json,$(BENCH_RUN_ARGS)) \
+			> $$o/linux-$$v.log && \
+		bl="$$bl --baseline upstream-$$v=$$(ls $$o/linux-$$v/*.json)" || \
+		exit 1; \
+	done; \
+	$(BENCH_BIN) $(BENCH_RUN_ARGS) $$bl || exit 1; \
+	if [ -n "$$vers" ]; then \
+		$(call make_quiet,$(VMA_UP_BENCH)) && \
 		$(VMA_UP_BENCH) $(VMA_BENCH_RUN_ARGS) || exit 1; \
 	else \
 		$(BUILD)/vma_bench $(VMA_BENCH_RUN_ARGS) || exit 1; \
@@ -135,125 +166,177 @@ bench-check: $(BENCH_BIN) $(BUILD)/vma_bench
 # ---- Linux's own tree as the baseline (make bench-upstream) ----------------
 #
 # lib/maple_tree.c and include/linux/maple_tree.h are taken at build time
-# from Debian's linux-source-6.1 into $(UPSTREAM_DIR) (never committed) and
-# built with the same benchmark and the same userspace stand-ins, plus
-# $(BENCH_DIR)/upstream/ (a forced-in header and compiled-out trace points).
-# Linux 6.1 has no __mt_dup(): its fork row is left out.
+# from Debian's linux-source-<v> (v in $(UPSTREAM_VERSIONS): 6.1 and 6.12)
+# into $(BUILD)/upstream-<v> (never committed) and built with the same
+# benchmark and the same userspace stand-ins, plus $(BENCH_DIR)/upstream/
+# (a forced-in header and compiled-out trace points, the same for both
+# versions), with -DBENCH_UPSTREAM=61 or 612: 6.1 has no __mt_dup(), so
+# its fork_dup row is left out.  A version whose package is absent (and
+# cannot be installed) is skipped with one line saying so.
 
+UPSTREAM_VERSIONS ?= 6.1 6.12
 UPSTREAM_TARBALL ?= /usr/src/linux-source-6.1.tar.xz
-UPSTREAM_DIR	:= $(BUILD)/upstream-6.1
-UPSTREAM_BENCH	:= $(BUILD)/bench_tree_upstream
+UPSTREAM_TARBALL_6.1 ?= $(UPSTREAM_TARBALL)
+UPSTREAM_TARBALL_6.12 ?= /usr/src/linux-source-6.12.tar.xz
+# Where scripts/linux-src.sh unpacks each (6.1: its default, shared with
+# make bench KERNEL=1; a cache holds one tarball at a time).
+UPSTREAM_CACHE_6.12 := $(BUILD)/linux-src-6.12
 UPSTREAM_FILES	:= lib/maple_tree.c include/linux/maple_tree.h
 UPSTREAM_OUT	:= $(BUILD)/bench-upstream
-# Linux's tree and ours run in turn, UPSTREAM_ROUNDS times each, with
-# fewer repetitions per run; each side's runs are merged (the median per
-# metric, the spread across runs) before the two are compared, so a burst
-# of noise on this shared machine lands on one run of one side only.
+# The versions' tree and ours run in turn (6.1, 6.12, ours, 6.1, ...),
+# UPSTREAM_ROUNDS times each, with fewer repetitions per run; each side's
+# runs are merged (the median per metric, the spread across runs) before
+# they are compared, so a burst of noise on this shared machine lands on
+# one run of one side only.
 UPSTREAM_ROUNDS	?= 3
-UPSTREAM_RUN_ARGS = $(BENCH_RUN_ARGS) $(if $(filter --reps,$(BENCH_ARGS)),,--reps 3)
+UPSTREAM_RUN_ARGS = $(filter-out --no-json,$(BENCH_RUN_ARGS)) $(if $(filter --reps,$(BENCH_ARGS)),,--reps 3)
 
-$(UPSTREAM_DIR)/stamp: $(UPSTREAM_TARBALL)
-	$(call msg,COPY,$(UPSTREAM_DIR))
-	$(Q)rm -rf $(UPSTREAM_DIR) && mkdir -p $(UPSTREAM_DIR)
-	$(Q)src=$$(LINUX_SRC_TARBALL=$(UPSTREAM_TARBALL) \
-		   scripts/linux-src.sh $(UPSTREAM_FILES)) && \
-	for f in $(UPSTREAM_FILES); do \
-		install -D -m 644 $$src/$$f $(UPSTREAM_DIR)/$$f || exit 1; \
+# The flags of Linux's lib/maple_tree.c of version $(1) (no -Wall: it is
+# not our code).
+upstream_cc = $(CC) -std=gnu11 -O2 -g -fno-strict-aliasing -D_GNU_SOURCE= \
+	-DBENCH_UPSTREAM=$(subst .,,$(1)) \
+	-include $(BENCH_DIR)/upstream/compat.h \
+	-I$(BUILD)/upstream-$(1)/include -I$(BENCH_DIR)/upstream/include \
+	-Itools/include
+
+# upstream_version(v): the copy of version v's two files, and
+# $(BUILD)/bench_tree_upstream-v, the benchmark built on them.
+define upstream_version
+$(BUILD)/upstream-$(1)/stamp: $$(UPSTREAM_TARBALL_$(1))
+	$$(call msg,COPY,$(BUILD)/upstream-$(1))
+	$$(Q)rm -rf $(BUILD)/upstream-$(1) && mkdir -p $(BUILD)/upstream-$(1)
+	$$(Q)src=$$$$(LINUX_SRC_TARBALL=$$(UPSTREAM_TARBALL_$(1)) \
+		$$(if $$(UPSTREAM_CACHE_$(1)),LINUX_SRC_CACHE=$$(abspath $$(UPSTREAM_CACHE_$(1)))) \
+		scripts/linux-src.sh $$(UPSTREAM_FILES)) && \
+	for f in $$(UPSTREAM_FILES); do \
+		install -D -m 644 $$$$src/$$$$f $(BUILD)/upstream-$(1)/$$$$f || exit 1; \
 	done
-	$(Q)touch $@
+	$$(Q)touch $$@
 
-$(UPSTREAM_BENCH): $(UPSTREAM_DIR)/stamp $(BENCH_DIR)/bench_tree.c \
-		   $(BENCH_DIR)/bench_commit.h \
-		   $(wildcard $(BENCH_DIR)/upstream/*.h tools/lib/*.c \
-			      tools/include/linux/*.h)
-	$(call msg,CC,$@)
-	$(Q)$(CC) -std=gnu11 -O2 -g -fno-strict-aliasing -D_GNU_SOURCE= \
-		-DBENCH_UPSTREAM=61 \
-		-include $(BENCH_DIR)/upstream/compat.h \
-		-I$(UPSTREAM_DIR)/include -I$(BENCH_DIR)/upstream/include \
-		-Itools/include -o $@ $(BENCH_DIR)/bench_tree.c \
-		$(UPSTREAM_DIR)/lib/maple_tree.c $(wildcard tools/lib/*.c) \
-		$(BENCH_LIBS)
+$(BUILD)/bench_tree_upstream-$(1): $(BUILD)/upstream-$(1)/stamp \
+		$$(BENCH_DIR)/bench_tree.c $$(BENCH_DIR)/bench_commit.h \
+		$$(wildcard $$(BENCH_DIR)/upstream/*.h tools/lib/*.c \
+			    tools/include/linux/*.h)
+	$$(call msg,CC,$$@)
+	$$(Q)$$(call upstream_cc,$(1)) -o $$@ $$(BENCH_DIR)/bench_tree.c \
+		$(BUILD)/upstream-$(1)/lib/maple_tree.c \
+		$$(wildcard tools/lib/*.c) $$(BENCH_LIBS)
+endef
+$(foreach v,$(UPSTREAM_VERSIONS),$(eval $(call upstream_version,$(v))))
 
-# Is $(UPSTREAM_TARBALL) there?  Installs it when run as root; else
-# says in one line how to get it (the caller then skips Linux's tree).
-upstream_ready = { [ -f $(UPSTREAM_TARBALL) ] || \
+# Is version $(2)'s tarball there?  Installs linux-source-$(2) when run as
+# root; else says in one line how to get it (the caller, $(1), then skips
+# that version's column).
+upstream_ready = { [ -f $(UPSTREAM_TARBALL_$(2)) ] || \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		echo "$(1): installing linux-source-6.1"; \
+		echo "$(1): installing linux-source-$(2)"; \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-			linux-source-6.1 >/dev/null && \
-		[ -f $(UPSTREAM_TARBALL) ] || \
-		{ echo "$(1): still no $(UPSTREAM_TARBALL), so no Linux" \
-		       "6.1 column"; false; }; \
+			linux-source-$(2) >/dev/null 2>&1; \
+		[ -f $(UPSTREAM_TARBALL_$(2)) ] || \
+		{ echo "$(1): still no $(UPSTREAM_TARBALL_$(2)), so no" \
+		       "Linux $(2) column"; false; }; \
 	else \
-		echo "$(1): no $(UPSTREAM_TARBALL), so no Linux 6.1 column;" \
-		     "as root: apt-get install linux-source-6.1"; \
+		echo "$(1): no $(UPSTREAM_TARBALL_$(2)), so no Linux $(2)" \
+		     "column; as root: apt-get install linux-source-$(2)"; \
 		false; \
 	fi; }
 
+# The shell word list of the versions that are ready (installing them
+# when root), in $$vers.
+upstream_versions = vers=; \
+	$(foreach v,$(UPSTREAM_VERSIONS),\
+		if $(call upstream_ready,$(1),$(v)); then vers="$$vers $(v)"; fi;)
+
 .PHONY: bench-upstream
 bench-upstream: $(BENCH_BIN)
-	@$(call upstream_ready,bench-upstream) || exit 0; \
-	$(MAKE) --no-print-directory $(UPSTREAM_BENCH) && \
+	@$(call upstream_versions,bench-upstream) \
+	[ -n "$$vers" ] || exit 0; \
+	$(call make_quiet,$$(for v in $$vers; do \
+		echo $(BUILD)/bench_tree_upstream-$$v; done)) && \
 	rm -rf $(UPSTREAM_OUT) && mkdir -p $(UPSTREAM_OUT) && \
 	for r in $$(seq $(UPSTREAM_ROUNDS)); do \
-		echo "bench-upstream: round $$r of $(UPSTREAM_ROUNDS)"; \
-		BENCH_COMMIT=linux-6.1 $(UPSTREAM_BENCH) \
-			--out-dir $(UPSTREAM_OUT)/linux $(UPSTREAM_RUN_ARGS) \
-			>> $(UPSTREAM_OUT)/linux.log || exit 1; \
+		echo "bench-upstream: round $$r of $(UPSTREAM_ROUNDS):$$vers ours"; \
+		for v in $$vers; do \
+			BENCH_COMMIT=linux-$$v $(BUILD)/bench_tree_upstream-$$v \
+				--out-dir $(UPSTREAM_OUT)/linux-$$v \
+				$(UPSTREAM_RUN_ARGS) \
+				>> $(UPSTREAM_OUT)/linux-$$v.log || exit 1; \
+		done; \
 		$(BENCH_BIN) --out-dir $(UPSTREAM_OUT)/ours \
 			$(UPSTREAM_RUN_ARGS) >> $(UPSTREAM_OUT)/ours.log || exit 1; \
 	done && \
-	$(BENCH_BIN) --out-dir $(UPSTREAM_OUT) \
-		--merge $(UPSTREAM_OUT)/linux/*.json > /dev/null && \
-	$(BENCH_BIN) --base $$(ls $(UPSTREAM_OUT)/*.json) \
-		--merge $(UPSTREAM_OUT)/ours/*.json
+	bl=; for v in $$vers; do \
+		$(BENCH_BIN) --out-dir $(UPSTREAM_OUT)/merged-$$v \
+			--merge $(UPSTREAM_OUT)/linux-$$v/*.json > /dev/null && \
+		bl="$$bl --baseline upstream-$$v=$$(ls $(UPSTREAM_OUT)/merged-$$v/*.json)" || \
+		exit 1; \
+	done; \
+	$(BENCH_BIN) $$bl --merge $(UPSTREAM_OUT)/ours/*.json
 
-# ---- mm/ on Linux's own tree: vma_bench's third backend (make bench) -------
+# ---- mm/ on Linux's own tree: vma_bench's baseline backends (make bench) ---
 #
-# $(UPSTREAM_DIR)'s lib/maple_tree.c (built as for bench-upstream), mm/ and
+# For each version v whose tarball is there: $(BUILD)/upstream-<v>'s
+# lib/maple_tree.c (built as for bench-upstream), mm/ and
 # tools/testing/vma/bench_ops.c built against its maple_tree.h, with
-# $(BENCH_DIR)/upstream/mm_compat.h forced in for what mm/ calls that 6.1
-# lacks (__mt_dup(), __mas_set_range()), are linked into one relocatable
-# object whose only global symbol is vma_bench_ops_upstream, as the other
-# backends are (tools/testing/vma/rules.mk); $(VMA_UP_BENCH) is vma_bench
-# with it.  Nothing of Linux's leaves $(BUILD).
+# $(BENCH_DIR)/upstream/mm_compat-<v>.h forced in (6.1: what mm/ calls
+# that 6.1 lacks, __mt_dup() and __mas_set_range(); 6.12: the spelling of
+# a fresh state), are linked into one relocatable object whose only
+# global symbol is vma_bench_ops_upstream (6.1) or vma_bench_ops_upstream612,
+# as the other backends are (tools/testing/vma/rules.mk); $(VMA_UP_BENCH)
+# is vma_bench with them.  Nothing of Linux's leaves $(BUILD).  The set is
+# decided when make reads this file: make bench installs a missing
+# package first, then builds $(VMA_UP_BENCH) in a new make.
 
-VMA_UP_OBJ	:= $(VMA_OBJ)/bench-upstream
-VMA_UP_BLOB	:= $(VMA_OBJ)/vma-bench-upstream.o
 VMA_UP_BENCH	:= $(BUILD)/vma_bench_upstream
-VMA_UP_MM_OBJS	:= $(addprefix $(VMA_UP_OBJ)/,$(MM_SRCS:.c=.o) \
-		   $(VMA_DIR)/bench_ops.o)
+VMA_UP_MM_SRCS	:= $(MM_SRCS) $(VMA_DIR)/bench_ops.c
+# The ops symbol of each version's backend.
+VMA_UP_SYM_6.1	:= upstream
+VMA_UP_SYM_6.12	:= upstream612
+VMA_UP_READY	:= $(foreach v,$(UPSTREAM_VERSIONS),\
+		     $(if $(wildcard $(UPSTREAM_TARBALL_$(v))),$(v)))
+VMA_UP_BLOBS	:= $(foreach v,$(VMA_UP_READY),$(VMA_OBJ)/vma-bench-upstream-$(v).o)
 
-$(VMA_UP_OBJ)/upstream/maple_tree.o: $(UPSTREAM_DIR)/stamp \
-		$(wildcard $(BENCH_DIR)/upstream/*.h \
-			   $(BENCH_DIR)/upstream/include/trace/events/*.h)
-	$(call msg,CC [upstream],$(UPSTREAM_DIR)/lib/maple_tree.c)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) -std=gnu11 -O2 -g -fno-strict-aliasing -D_GNU_SOURCE= \
-		$(filter -m%,$(SANFLAGS) $(CFLAGS)) -DBENCH_UPSTREAM=61 \
-		-include $(BENCH_DIR)/upstream/compat.h \
-		-I$(UPSTREAM_DIR)/include -I$(BENCH_DIR)/upstream/include \
-		-Itools/include -c $(UPSTREAM_DIR)/lib/maple_tree.c -o $@
+define vma_upstream_version
+$(VMA_OBJ)/bench-upstream-$(1)/upstream/maple_tree.o: \
+		$(BUILD)/upstream-$(1)/stamp \
+		$$(wildcard $$(BENCH_DIR)/upstream/*.h \
+			    $$(BENCH_DIR)/upstream/include/trace/events/*.h)
+	$$(call msg,CC [upstream-$(1)],$(BUILD)/upstream-$(1)/lib/maple_tree.c)
+	$$(Q)mkdir -p $$(@D)
+	$$(Q)$$(call upstream_cc,$(1)) $$(filter -m%,$$(SANFLAGS) $$(CFLAGS)) \
+		-c $(BUILD)/upstream-$(1)/lib/maple_tree.c -o $$@
 
-$(VMA_UP_OBJ)/%.o: %.c $(UPSTREAM_DIR)/stamp \
-		   $(BENCH_DIR)/upstream/mm_compat.h $(FLAGS_FILE)
-	$(call msg,CC [upstream],$<)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) -include $(BENCH_DIR)/upstream/mm_compat.h \
-		-I$(UPSTREAM_DIR)/include $(INCLUDES) -DVMA_BACKEND=upstream \
-		-DVMA_BENCH_UPSTREAM $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
+$(VMA_OBJ)/bench-upstream-$(1)/%.o: %.c $(BUILD)/upstream-$(1)/stamp \
+		$$(BENCH_DIR)/upstream/mm_compat-$(1).h $$(FLAGS_FILE)
+	$$(call msg,CC [upstream-$(1)],$$<)
+	$$(Q)mkdir -p $$(@D)
+	$$(Q)$$(CC) -include $$(BENCH_DIR)/upstream/mm_compat-$(1).h \
+		-I$(BUILD)/upstream-$(1)/include $$(INCLUDES) \
+		-DVMA_BACKEND=$$(VMA_UP_SYM_$(1)) \
+		-DVMA_BACKEND_NAME='"upstream$(if $(filter-out 6.1,$(1)),-$(1))"' \
+		-DVMA_BENCH_UPSTREAM $$(ALL_CFLAGS) $$(DEPFLAGS) -c $$< -o $$@
 
-$(VMA_UP_BLOB): $(VMA_UP_OBJ)/upstream/maple_tree.o $(VMA_UP_MM_OBJS)
-	$(call msg,LD -r,$@)
-	$(Q)$(VMA_LD_R) -o $@.tmp $^
-	$(Q)objcopy $(VMA_KEEP_GLOBAL) -G vma_bench_ops_upstream $@.tmp $@ && \
-		rm -f $@.tmp
+$(VMA_OBJ)/vma-bench-upstream-$(1).o: \
+		$(VMA_OBJ)/bench-upstream-$(1)/upstream/maple_tree.o \
+		$(addprefix $(VMA_OBJ)/bench-upstream-$(1)/,$(VMA_UP_MM_SRCS:.c=.o))
+	$$(call msg,LD -r,$$@)
+	$$(Q)$$(VMA_LD_R) -o $$@.tmp $$^
+	$$(Q)objcopy $$(VMA_KEEP_GLOBAL) -G vma_bench_ops_$$(VMA_UP_SYM_$(1)) \
+		$$@.tmp $$@ && rm -f $$@.tmp
+
+-include $(addprefix $(VMA_OBJ)/bench-upstream-$(1)/,$(VMA_UP_MM_SRCS:.c=.d))
+endef
+$(foreach v,$(UPSTREAM_VERSIONS),$(eval $(call vma_upstream_version,$(v))))
+
+# The versions linked in are named in a file, so that a package added or
+# removed relinks the program.
+$(VMA_OBJ)/upstream-versions: FORCE
+	@mkdir -p $(@D)
+	@echo "$(VMA_UP_READY)" | cmp -s - $@ || echo "$(VMA_UP_READY)" > $@
 
 $(VMA_UP_BENCH): $(VMA_DIR)/vma_bench.c $(VMA_DIR)/bench_ops.h \
-		 $(BENCH_DIR)/bench_commit.h $(VMA_BENCH_BLOBS) $(VMA_UP_BLOB) $(BUILD)/libmaple.a
+		 $(BENCH_DIR)/bench_commit.h $(VMA_BENCH_BLOBS) $(VMA_UP_BLOBS) \
+		 $(VMA_OBJ)/upstream-versions $(BUILD)/libmaple.a
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(INCLUDES) $(ALL_CFLAGS) -o $@ $< $(VMA_BENCH_BLOBS) \
-		$(VMA_UP_BLOB) $(BUILD)/libmaple.a $(VMA_BENCH_LIBS)
-
--include $(VMA_UP_MM_OBJS:.o=.d)
+		$(VMA_UP_BLOBS) $(BUILD)/libmaple.a $(VMA_BENCH_LIBS)

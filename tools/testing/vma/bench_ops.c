@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * One backend's entry points for vma_bench.c (see bench_ops.h); built
- * with -DVMA_BACKEND=maple, rbtree or upstream.
+ * with -DVMA_BACKEND=maple, rbtree, upstream or upstream612 (and then
+ * -DVMA_BACKEND_NAME="upstream-6.12", the name shown).
  */
 #include <linux/mm.h>
 
@@ -11,9 +12,12 @@
 #define BENCH_CAT(a, b)		__BENCH_CAT(a, b)
 #define __BENCH_STR(x)		#x
 #define BENCH_STR(x)		__BENCH_STR(x)
+#ifndef VMA_BACKEND_NAME
+#define VMA_BACKEND_NAME	BENCH_STR(VMA_BACKEND)
+#endif
 
 /*
- * The upstream blob holds Linux's lib/maple_tree.c itself, with its own
+ * An upstream blob holds Linux's lib/maple_tree.c itself, with its own
  * node cache to create; the other two share libmaple.a's, which
  * vma_bench.c sets up.
  */
@@ -126,7 +130,7 @@ static int b_map_count(void *mm)
 }
 
 const struct vma_bench_ops BENCH_CAT(vma_bench_ops_, VMA_BACKEND) = {
-	.name = BENCH_STR(VMA_BACKEND),
+	.name = VMA_BACKEND_NAME,
 	.init = b_init,
 	.mm_new = b_mm_new,
 	.mm_put = b_mm_put,

@@ -4,9 +4,10 @@
  * per backend and exports only vma_bench_ops_<backend> (see rules.mk), so
  * the mm is opaque here: the backends' struct mm_struct differ.
  *
- * The upstream backend (mm/ on Linux 6.1's own lib/maple_tree.c) is
- * linked only when make bench finds Debian's linux-source-6.1; its ops
- * are a weak reference, NULL when it is absent.
+ * The upstream backends (mm/ on Linux 6.1's own lib/maple_tree.c,
+ * "upstream", and on 6.12's, "upstream-6.12") are linked only when make
+ * bench finds Debian's linux-source-6.1 or -6.12; their ops are weak
+ * references, NULL when absent.
  */
 #ifndef _VMA_BENCH_OPS_H
 #define _VMA_BENCH_OPS_H
@@ -54,5 +55,6 @@ struct vma_bench_ops {
 extern const struct vma_bench_ops vma_bench_ops_maple;
 extern const struct vma_bench_ops vma_bench_ops_rbtree;
 extern const struct vma_bench_ops vma_bench_ops_upstream __attribute__((weak));
+extern const struct vma_bench_ops vma_bench_ops_upstream612 __attribute__((weak));
 
 #endif /* _VMA_BENCH_OPS_H */

@@ -18,8 +18,9 @@
 #                     mmap1", "--no-json", "--callgrind" (instructions/op)
 #
 # make bench runs build/vma_bench_upstream instead when Debian's
-# linux-source-6.1 is there: the same program with a third backend, mm/
-# on Linux 6.1's own lib/maple_tree.c (tools/testing/bench/rules.mk).
+# linux-source-6.1 or -6.12 is there: the same program with a backend
+# per version, mm/ on Linux 6.1's ("upstream") and 6.12's
+# ("upstream-6.12") own lib/maple_tree.c (tools/testing/bench/rules.mk).
 
 VMA_DIR		:= tools/testing/vma
 MM_SRCS		:= $(sort $(wildcard mm/*.c))

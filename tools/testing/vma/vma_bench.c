@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vma_bench - mm/ on the maple tree against the pre-6.1 rbtree (and, when
- * make bench found Debian's linux-source-6.1, against Linux 6.1's own
- * maple tree behind the same mm/), all in the same run.
+ * make bench found Debian's linux-source-6.1 or -6.12, against Linux
+ * 6.1's or 6.12's own maple tree behind the same mm/), all in the same
+ * run.
  *
  * The kernel test robot's workloads, as mm/ calls, timed for a fixed
  * time (--ms, default 100 ms; 20 with --quick) by 1 task and by nproc
@@ -138,7 +139,7 @@ static double now_ns(void)
 
 /* ---- the backends of this run: maple first, the baselines after ---- */
 
-#define B_MAX_BACKENDS	3
+#define B_MAX_BACKENDS	4
 
 static const struct vma_bench_ops *backends[B_MAX_BACKENDS];
 static int nr_backends;
@@ -1190,6 +1191,8 @@ int main(int argc, char **argv)
 	backends[nr_backends++] = &vma_bench_ops_rbtree;
 	if (&vma_bench_ops_upstream && upstream)
 		backends[nr_backends++] = &vma_bench_ops_upstream;
+	if (&vma_bench_ops_upstream612 && upstream)
+		backends[nr_backends++] = &vma_bench_ops_upstream612;
 	maple_tree_init();
 	for (b = 0; b < nr_backends; b++)
 		if (backends[b]->init)
@@ -1243,8 +1246,10 @@ int main(int argc, char **argv)
 	       "%%stddev the spread of the rounds, %%change the median of the per-round\n"
 	       "ratios maple/baseline. *_ops: operations per second per task (higher\n"
 	       "is better); *ns_per_op, *insn_per_op: lower is better.\n", o.runs);
-	if (nr_backends < 3)
+	if (!backend_by_name("upstream"))
 		printf("upstream (Linux 6.1's lib/maple_tree.c): not in this run\n");
+	if (!backend_by_name("upstream-6.12"))
+		printf("upstream-6.12 (Linux 6.12's lib/maple_tree.c): not in this run\n");
 	print_tables();
 	if (o.base)
 		print_base_table(o.base, o.filter, o.quick);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0+ */
 /*
  * Forced in first (-include) when the benchmark is built against Linux's
- * own lib/maple_tree.c from Debian's linux-source-6.1 (make bench-upstream):
+ * own lib/maple_tree.c from Debian's linux-source-6.1 or -6.12 (make
+ * bench-upstream, make bench; the same header for both versions):
  * what that file takes from kernel headers that our userspace stand-ins in
  * tools/include do not give it through the same includes.
  */

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0+ */
+/*
+ * Forced in first (-include) when mm/ is built on Linux 6.12's own
+ * lib/maple_tree.c for vma_bench's "upstream-6.12" backend (make bench).
+ * 6.12 has everything mm/ calls (__mt_dup(), __mas_set_range(), the
+ * three-argument mas_preallocate()); what differs is how a fresh state is
+ * spelt.  mm/ itself stays as it is.
+ */
+#ifndef _BENCH_UPSTREAM_MM_COMPAT_612_H
+#define _BENCH_UPSTREAM_MM_COMPAT_612_H
+
+/* 6.12's maple_tree.h calls memset() without including its header. */
+#include <linux/string.h>
+#include <linux/maple_tree.h>
+
+/*
+ * mm/ (vma_iter_init(), VMA_ITERATOR(), vma_walk_start()) sets up a state
+ * with a designated initializer holding ".node = MAS_START,", the 6.1
+ * way, where the node pointer itself marks a walk not yet started.  6.12
+ * has no MAS_START: the state's status field says so (ma_start), and a
+ * zeroed status is ma_active, a walk in progress.  So the sentinel
+ * becomes a NULL node followed by the status member, which completes
+ * those initializers as 6.12's MA_STATE() would set them up.  Only
+ * designated initializers may use this spelling; mm/ uses no other.
+ */
+#define MAS_START	NULL, .status = ma_start
+
+#include <linux/mm_types.h>
+
+#endif /* _BENCH_UPSTREAM_MM_COMPAT_612_H */
