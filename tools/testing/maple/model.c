@@ -840,72 +840,94 @@ static void cmp_searches(struct cmp *c, struct maple_tree *mt,
 	}
 }
 
-int model_compare(struct maple_tree *mt, const struct model *m, char *msg,
-		  size_t len)
+/*
+ * The whole-tree part of model_compare(): mt_validate_errors(), the shape
+ * facts and every iteration interface over every range.  Each step of an
+ * iteration is cheap; the per-boundary questions (cmp_boundaries()) are
+ * where model_compare() spends its time.
+ */
+static void cmp_walks(struct cmp *c, struct maple_tree *mt,
+		      const struct model *m, const struct model_range *all,
+		      unsigned long nr_all)
 {
-	struct cmp c = { .msg = msg, .len = len };
-	struct model_range *all;
-	unsigned long nr_all, i;
-
-	cmp_validate(&c, mt);
-
-	all = model_all_ranges(m, &nr_all);
+	cmp_validate(c, mt);
 
 	/* Shape facts that hold for any tree with 16-slot leaves. */
 	if (mtree_empty(mt) && m->nr)
-		cmp_fail(&c, "mtree_empty() but the model has %lu entries",
+		cmp_fail(c, "mtree_empty() but the model has %lu entries",
 			 m->nr);
 	if (mt_height(mt) == 0 && !mtree_empty(mt) &&
 	    !(m->nr == 1 && m->r[0].first == 0 && m->r[0].last == 0))
-		cmp_fail(&c, "height 0 (root entry) but the model has %lu ranges",
+		cmp_fail(c, "height 0 (root entry) but the model has %lu ranges",
 			 nr_all);
 	if (nr_all > MAPLE_RANGE64_SLOTS && mt_height(mt) < 2)
-		cmp_fail(&c, "height %u holding %lu ranges", mt_height(mt),
+		cmp_fail(c, "height %u holding %lu ranges", mt_height(mt),
 			 nr_all);
 
-	cmp_find_forward(&c, mt, m, false);
-	cmp_find_forward(&c, mt, m, true);
-	cmp_next_forward(&c, mt, m);
-	cmp_find_reverse(&c, mt, m, 0, 0, false);
-	cmp_find_reverse(&c, mt, m, 0, 0, true);
-	cmp_prev_reverse(&c, mt, m);
-	cmp_ranges(&c, mt, all, nr_all);
-	cmp_mt_for_each(&c, mt, m);
+	cmp_find_forward(c, mt, m, false);
+	cmp_find_forward(c, mt, m, true);
+	cmp_next_forward(c, mt, m);
+	cmp_find_reverse(c, mt, m, 0, 0, false);
+	cmp_find_reverse(c, mt, m, 0, 0, true);
+	cmp_prev_reverse(c, mt, m);
+	cmp_ranges(c, mt, all, nr_all);
+	cmp_mt_for_each(c, mt, m);
 
 	/* Walks bounded by the middle entry, forwards and backwards. */
 	if (m->nr) {
 		const struct model_range *r = &m->r[m->nr / 2];
 		unsigned long k = m->nr / 2;
 
-		cmp_find_bounded(&c, mt, m, r->first, k + 1);
+		cmp_find_bounded(c, mt, m, r->first, k + 1);
 		if (r->first)
-			cmp_find_bounded(&c, mt, m, r->first - 1, k);
-		cmp_find_reverse(&c, mt, m, r->last, k, false);
+			cmp_find_bounded(c, mt, m, r->first - 1, k);
+		cmp_find_reverse(c, mt, m, r->last, k, false);
 		if (r->last != ULONG_MAX)
-			cmp_find_reverse(&c, mt, m, r->last + 1, k + 1, false);
+			cmp_find_reverse(c, mt, m, r->last + 1, k + 1, false);
 	}
+}
 
-	/*
-	 * Every range boundary, one inside it and so (via the neighbour) one
-	 * outside it.  One sweep over all[]: what the model answers at an
-	 * index of all[i] is all[i] or a range next to it.
-	 */
-	for (i = 0; i < nr_all && c.bad == 0; i++) {
+/*
+ * Every range boundary, one inside it and so (via the neighbour) one
+ * outside it.  One sweep over all[]: what the model answers at an index of
+ * all[i] is all[i] or a range next to it.  Each distinct index is asked
+ * once: a range of one index has one boundary, and in a range of three
+ * the index after the first is the one before the last.
+ */
+static void cmp_boundaries(struct cmp *c, struct maple_tree *mt,
+			   const struct model_range *all, unsigned long nr_all)
+{
+	unsigned long i;
+
+	for (i = 0; i < nr_all && c->bad == 0; i++) {
 		const struct model_range *r = &all[i];
+		unsigned long span = r->last - r->first;
 		struct model_expect e;
 
 		model_expect_at(all, nr_all, i, &e);
-		cmp_point_in(&c, mt, r->first, r);
-		cmp_point_in(&c, mt, r->last, r);
-		if (r->last - r->first >= 2) {
-			cmp_point_in(&c, mt, r->first + 1, r);
-			cmp_point_in(&c, mt, r->last - 1, r);
-		}
-		cmp_searches(&c, mt, r->first, &e);
-		if (r->last != r->first)
-			cmp_searches(&c, mt, r->last, &e);
+		cmp_point_in(c, mt, r->first, r);
+		if (span)
+			cmp_point_in(c, mt, r->last, r);
+		if (span >= 2)
+			cmp_point_in(c, mt, r->first + 1, r);
+		if (span >= 3)
+			cmp_point_in(c, mt, r->last - 1, r);
+		cmp_searches(c, mt, r->first, &e);
+		if (span)
+			cmp_searches(c, mt, r->last, &e);
 	}
+}
 
+int model_compare(struct maple_tree *mt, const struct model *m, char *msg,
+		  size_t len)
+{
+	struct cmp c = { .msg = msg, .len = len };
+	struct model_range *all;
+	unsigned long nr_all;
+
+	all = model_all_ranges(m, &nr_all);
+	cmp_walks(&c, mt, m, all, nr_all);
+	cmp_boundaries(&c, mt, all, nr_all);
 	free(all);
 	return c.bad;
 }
