@@ -88,7 +88,7 @@ build/fuzz_maple: $(FUZZ_OBJS)
 # the time went into mutating the few slowest inputs again.  With it the
 # same CPU time runs about four times as many inputs and reaches at least
 # the same coverage; the planted bugs of Documentation/dev-tools/testing.rst
-# are found as fast or faster.
+# are found within the same second or two, or faster.
 FUZZ_FLAGS	?= -entropic_scale_per_exec_time=1
 
 .PHONY: fuzz
