@@ -10,6 +10,7 @@
 #include "model.h"
 
 #include <linux/build_bug.h>
+#include <linux/slab.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -840,72 +841,107 @@ static void cmp_searches(struct cmp *c, struct maple_tree *mt,
 	}
 }
 
-int model_compare(struct maple_tree *mt, const struct model *m, char *msg,
-		  size_t len)
+/*
+ * The whole-tree part of model_compare(): mt_validate_errors(), the shape
+ * facts and every iteration interface over every range.  Each step of an
+ * iteration is cheap; the per-boundary questions (cmp_boundaries()) are
+ * where model_compare() spends its time.
+ */
+static void cmp_walks(struct cmp *c, struct maple_tree *mt,
+		      const struct model *m, const struct model_range *all,
+		      unsigned long nr_all)
 {
-	struct cmp c = { .msg = msg, .len = len };
-	struct model_range *all;
-	unsigned long nr_all, i;
-
-	cmp_validate(&c, mt);
-
-	all = model_all_ranges(m, &nr_all);
+	cmp_validate(c, mt);
 
 	/* Shape facts that hold for any tree with 16-slot leaves. */
 	if (mtree_empty(mt) && m->nr)
-		cmp_fail(&c, "mtree_empty() but the model has %lu entries",
+		cmp_fail(c, "mtree_empty() but the model has %lu entries",
 			 m->nr);
 	if (mt_height(mt) == 0 && !mtree_empty(mt) &&
 	    !(m->nr == 1 && m->r[0].first == 0 && m->r[0].last == 0))
-		cmp_fail(&c, "height 0 (root entry) but the model has %lu ranges",
+		cmp_fail(c, "height 0 (root entry) but the model has %lu ranges",
 			 nr_all);
 	if (nr_all > MAPLE_RANGE64_SLOTS && mt_height(mt) < 2)
-		cmp_fail(&c, "height %u holding %lu ranges", mt_height(mt),
+		cmp_fail(c, "height %u holding %lu ranges", mt_height(mt),
 			 nr_all);
 
-	cmp_find_forward(&c, mt, m, false);
-	cmp_find_forward(&c, mt, m, true);
-	cmp_next_forward(&c, mt, m);
-	cmp_find_reverse(&c, mt, m, 0, 0, false);
-	cmp_find_reverse(&c, mt, m, 0, 0, true);
-	cmp_prev_reverse(&c, mt, m);
-	cmp_ranges(&c, mt, all, nr_all);
-	cmp_mt_for_each(&c, mt, m);
+	cmp_find_forward(c, mt, m, false);
+	cmp_find_forward(c, mt, m, true);
+	cmp_next_forward(c, mt, m);
+	cmp_find_reverse(c, mt, m, 0, 0, false);
+	cmp_find_reverse(c, mt, m, 0, 0, true);
+	cmp_prev_reverse(c, mt, m);
+	cmp_ranges(c, mt, all, nr_all);
+	cmp_mt_for_each(c, mt, m);
 
 	/* Walks bounded by the middle entry, forwards and backwards. */
 	if (m->nr) {
 		const struct model_range *r = &m->r[m->nr / 2];
 		unsigned long k = m->nr / 2;
 
-		cmp_find_bounded(&c, mt, m, r->first, k + 1);
+		cmp_find_bounded(c, mt, m, r->first, k + 1);
 		if (r->first)
-			cmp_find_bounded(&c, mt, m, r->first - 1, k);
-		cmp_find_reverse(&c, mt, m, r->last, k, false);
+			cmp_find_bounded(c, mt, m, r->first - 1, k);
+		cmp_find_reverse(c, mt, m, r->last, k, false);
 		if (r->last != ULONG_MAX)
-			cmp_find_reverse(&c, mt, m, r->last + 1, k + 1, false);
+			cmp_find_reverse(c, mt, m, r->last + 1, k + 1, false);
 	}
+}
 
-	/*
-	 * Every range boundary, one inside it and so (via the neighbour) one
-	 * outside it.  One sweep over all[]: what the model answers at an
-	 * index of all[i] is all[i] or a range next to it.
-	 */
-	for (i = 0; i < nr_all && c.bad == 0; i++) {
+/*
+ * Every range boundary, one inside it and so (via the neighbour) one
+ * outside it.  One sweep over all[]: what the model answers at an index of
+ * all[i] is all[i] or a range next to it.  Each distinct index is asked
+ * once: a range of one index has one boundary, and in a range of three
+ * the index after the first is the one before the last.
+ */
+static void cmp_boundaries(struct cmp *c, struct maple_tree *mt,
+			   const struct model_range *all, unsigned long nr_all)
+{
+	unsigned long i;
+
+	for (i = 0; i < nr_all && c->bad == 0; i++) {
 		const struct model_range *r = &all[i];
+		unsigned long span = r->last - r->first;
 		struct model_expect e;
 
 		model_expect_at(all, nr_all, i, &e);
-		cmp_point_in(&c, mt, r->first, r);
-		cmp_point_in(&c, mt, r->last, r);
-		if (r->last - r->first >= 2) {
-			cmp_point_in(&c, mt, r->first + 1, r);
-			cmp_point_in(&c, mt, r->last - 1, r);
-		}
-		cmp_searches(&c, mt, r->first, &e);
-		if (r->last != r->first)
-			cmp_searches(&c, mt, r->last, &e);
+		cmp_point_in(c, mt, r->first, r);
+		if (span)
+			cmp_point_in(c, mt, r->last, r);
+		if (span >= 2)
+			cmp_point_in(c, mt, r->first + 1, r);
+		if (span >= 3)
+			cmp_point_in(c, mt, r->last - 1, r);
+		cmp_searches(c, mt, r->first, &e);
+		if (span)
+			cmp_searches(c, mt, r->last, &e);
 	}
+}
 
+int model_compare(struct maple_tree *mt, const struct model *m, char *msg,
+		  size_t len)
+{
+	struct cmp c = { .msg = msg, .len = len };
+	struct model_range *all;
+	unsigned long nr_all;
+
+	all = model_all_ranges(m, &nr_all);
+	cmp_walks(&c, mt, m, all, nr_all);
+	cmp_boundaries(&c, mt, all, nr_all);
+	free(all);
+	return c.bad;
+}
+
+int model_compare_walks(struct maple_tree *mt, const struct model *m,
+			char *msg, size_t len)
+{
+	struct cmp c = { .msg = msg, .len = len };
+	struct model_range *all;
+	unsigned long nr_all;
+
+	all = model_all_ranges(m, &nr_all);
+	cmp_walks(&c, mt, m, all, nr_all);
 	free(all);
 	return c.bad;
 }
@@ -994,6 +1030,12 @@ struct fuzz {
 	unsigned long item, item_first, item_last;
 	void *item_entry;
 	bool changed;		/* written since the last model_compare() */
+	/*
+	 * A copy of the tree as it is now was made by mtree_dup() and passed
+	 * model_compare(); mtree_dup() allocated @dup_nodes slab objects.
+	 */
+	bool dup_compared;
+	long dup_nodes;
 	/* the paused walk of FUZZ_WALK_START/STEP */
 	struct ma_state walk;
 	unsigned long walk_from;
@@ -1323,17 +1365,45 @@ static void fz_prealloc_other(struct fuzz *f)
 	fz_check_write(f, first2, last2);
 }
 
+/*
+ * mtree_dup() of the tree, the copy held to the model.  The first copy of
+ * a state is compared in full.  mtree_dup() reads nothing but its source,
+ * so a copy of the same, unchanged source is the same tree again, node for
+ * node: a later copy is checked for exactly that, by mt_validate_errors(),
+ * the shape facts, every iteration interface over the whole copy and the
+ * number of nodes it allocated, without asking again at every boundary the
+ * questions the first copy answered (inputs repeat this one-byte
+ * operation hundreds of times; each full comparison of a copy cost what
+ * one of the tree does).
+ */
 static void fz_dup(struct fuzz *f)
 {
 	struct maple_tree copy;
 	char what[MODEL_MSG_LEN];
-	int ret;
+	long nodes = kmem_nr_allocated();
+	int ret, bad;
 
 	mt_init_flags(&copy, f->mt->ma_flags & ~MT_FLAGS_HEIGHT_MASK);
 	ret = mtree_dup(f->mt, &copy, GFP_KERNEL);
 	fz_expect_ret(f, ret, 0);
-	if (!ret && model_compare(&copy, f->m, what, sizeof(what)))
-		fz_fail(f, "the copy: %s", what);
+	if (!ret) {
+		nodes = kmem_nr_allocated() - nodes;
+		if (!f->dup_compared) {
+			bad = model_compare(&copy, f->m, what, sizeof(what));
+		} else if (nodes != f->dup_nodes) {
+			bad = 1;
+			snprintf(what, sizeof(what),
+				 "%ld nodes, the previous copy of the same tree %ld",
+				 nodes, f->dup_nodes);
+		} else {
+			bad = model_compare_walks(&copy, f->m, what,
+						  sizeof(what));
+		}
+		if (bad)
+			fz_fail(f, "the copy: %s", what);
+		f->dup_compared = !bad;
+		f->dup_nodes = nodes;
+	}
 	mtree_destroy(&copy);
 }
 
@@ -1445,8 +1515,10 @@ static void fz_one(struct fuzz *f)
 	char what[MODEL_MSG_LEN];
 	int ret;
 
-	if (!fz_op_reads(op))
+	if (!fz_op_reads(op)) {
 		f->changed = true;
+		f->dup_compared = false;
+	}
 	switch (op) {
 	case FUZZ_STORE_RANGE:
 		first = fz_index(f);
