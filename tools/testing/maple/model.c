@@ -10,7 +10,6 @@
 #include "model.h"
 
 #include <linux/build_bug.h>
-#include <linux/slab.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -933,19 +932,6 @@ int model_compare(struct maple_tree *mt, const struct model *m, char *msg,
 	return c.bad;
 }
 
-int model_compare_walks(struct maple_tree *mt, const struct model *m,
-			char *msg, size_t len)
-{
-	struct cmp c = { .msg = msg, .len = len };
-	struct model_range *all;
-	unsigned long nr_all;
-
-	all = model_all_ranges(m, &nr_all);
-	cmp_walks(&c, mt, m, all, nr_all);
-	free(all);
-	return c.bad;
-}
-
 int model_recheck(struct maple_tree *mt, const struct model *m, char *msg,
 		  size_t len)
 {
@@ -1030,12 +1016,6 @@ struct fuzz {
 	unsigned long item, item_first, item_last;
 	void *item_entry;
 	bool changed;		/* written since the last model_compare() */
-	/*
-	 * A copy of the tree as it is now was made by mtree_dup() and passed
-	 * model_compare(); mtree_dup() allocated @dup_nodes slab objects.
-	 */
-	bool dup_compared;
-	long dup_nodes;
 	/* the paused walk of FUZZ_WALK_START/STEP */
 	struct ma_state walk;
 	unsigned long walk_from;
@@ -1365,45 +1345,17 @@ static void fz_prealloc_other(struct fuzz *f)
 	fz_check_write(f, first2, last2);
 }
 
-/*
- * mtree_dup() of the tree, the copy held to the model.  The first copy of
- * a state is compared in full.  mtree_dup() reads nothing but its source,
- * so a copy of the same, unchanged source is the same tree again, node for
- * node: a later copy is checked for exactly that, by mt_validate_errors(),
- * the shape facts, every iteration interface over the whole copy and the
- * number of nodes it allocated, without asking again at every boundary the
- * questions the first copy answered (inputs repeat this one-byte
- * operation hundreds of times; each full comparison of a copy cost what
- * one of the tree does).
- */
 static void fz_dup(struct fuzz *f)
 {
 	struct maple_tree copy;
 	char what[MODEL_MSG_LEN];
-	long nodes = kmem_nr_allocated();
-	int ret, bad;
+	int ret;
 
 	mt_init_flags(&copy, f->mt->ma_flags & ~MT_FLAGS_HEIGHT_MASK);
 	ret = mtree_dup(f->mt, &copy, GFP_KERNEL);
 	fz_expect_ret(f, ret, 0);
-	if (!ret) {
-		nodes = kmem_nr_allocated() - nodes;
-		if (!f->dup_compared) {
-			bad = model_compare(&copy, f->m, what, sizeof(what));
-		} else if (nodes != f->dup_nodes) {
-			bad = 1;
-			snprintf(what, sizeof(what),
-				 "%ld nodes, the previous copy of the same tree %ld",
-				 nodes, f->dup_nodes);
-		} else {
-			bad = model_compare_walks(&copy, f->m, what,
-						  sizeof(what));
-		}
-		if (bad)
-			fz_fail(f, "the copy: %s", what);
-		f->dup_compared = !bad;
-		f->dup_nodes = nodes;
-	}
+	if (!ret && model_compare(&copy, f->m, what, sizeof(what)))
+		fz_fail(f, "the copy: %s", what);
 	mtree_destroy(&copy);
 }
 
@@ -1515,10 +1467,8 @@ static void fz_one(struct fuzz *f)
 	char what[MODEL_MSG_LEN];
 	int ret;
 
-	if (!fz_op_reads(op)) {
+	if (!fz_op_reads(op))
 		f->changed = true;
-		f->dup_compared = false;
-	}
 	switch (op) {
 	case FUZZ_STORE_RANGE:
 		first = fz_index(f);

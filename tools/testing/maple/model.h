@@ -122,13 +122,6 @@ int model_compare(struct maple_tree *mt, const struct model *m, char *msg,
  */
 int model_recheck(struct maple_tree *mt, const struct model *m, char *msg,
 		  size_t len);
-/*
- * model_compare_walks() is model_compare() without the questions asked at
- * each range boundary: mt_validate_errors(), the shape facts and every
- * iteration interface over the whole tree.
- */
-int model_compare_walks(struct maple_tree *mt, const struct model *m,
-			char *msg, size_t len);
 int model_check_point(struct maple_tree *mt, const struct model *m,
 		      unsigned long index, char *msg, size_t len);
 int model_check_write(struct maple_tree *mt, const struct model *m,
