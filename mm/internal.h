@@ -105,7 +105,10 @@ static inline void vma_piece_apply(const struct vma_piece *p)
 /* ---- the backend: mm/vma_maple.c or mm/vma_rbtree.c ---- */
 
 void vma_tree_init(struct mm_struct *mm);
-/* Free every VMA and the tree itself (mmap_lock held for write). */
+/*
+ * Free every VMA and the tree itself, at once (mmap_lock held for write;
+ * no lock-free reader may be in @mm: see exit_mmap()).
+ */
 void vma_tree_destroy(struct mm_struct *mm);
 /* The first VMA with vm_end > @addr. */
 struct vm_area_struct *vma_tree_find(struct mm_struct *mm, unsigned long addr);
