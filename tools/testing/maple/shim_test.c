@@ -399,6 +399,50 @@ static void rcu_barrier_runs_every_callback_of_every_thread(struct kunit *test)
 	}
 }
 
+/*
+ * Queue RCU_TEST_CBS callbacks a few dozen at a time, 300 us apart, so
+ * that batches are handed off at every point of the grace-period
+ * thread's cycle, some while it waits out the gap after a grace period
+ * (awake, and not woken for them), then idle.
+ */
+static void *rcu_trickle_and_idle(void *arg)
+{
+	struct rcu_flood *fl = arg;
+	int i;
+
+	for (i = 0; i < RCU_TEST_CBS; i++) {
+		call_rcu(&fl->counts[i].rh, rcu_count_callback);
+		if (i % 50 == 49)
+			usleep(300);
+	}
+	set_flag(&fl->queued);
+	while (get_flag(&fl->hold))
+		usleep(1000);
+	return NULL;
+}
+
+static void call_rcu_batches_handed_off_between_grace_periods_all_run(struct kunit *test)
+{
+	static struct rcu_flood fl;
+	pthread_t thread;
+	int i, ran = 0;
+
+	for (i = 0; i < RCU_TEST_CBS; i++)
+		fl.counts[i].ran = &ran;
+	fl.queued = 0;
+	fl.hold = 1;
+	KUNIT_ASSERT_EQ(test, pthread_create(&thread, NULL,
+					     rcu_trickle_and_idle, &fl), 0);
+	wait_flag(&fl.queued);
+	/* No rcu_barrier(): the grace-period thread and the tick alone. */
+	for (i = 0; i < 50000 && get_flag(&ran) < RCU_TEST_CBS; i++)
+		usleep(100);
+	KUNIT_EXPECT_EQ_MSG(test, get_flag(&ran), RCU_TEST_CBS,
+			    "callbacks of an idle thread still waiting after 5 s");
+	__atomic_store_n(&fl.hold, 0, __ATOMIC_SEQ_CST);
+	pthread_join(thread, NULL);
+}
+
 static void rcu_pointer_accessors_publish_and_read(struct kunit *test)
 {
 	static long a = 1, b = 2;
@@ -438,6 +482,7 @@ static struct kunit_case shim_rcu_cases[] = {
 	KUNIT_CASE(call_rcu_of_an_idle_thread_runs_without_barrier),
 	KUNIT_CASE(call_rcu_of_an_exited_thread_runs_without_barrier),
 	KUNIT_CASE(rcu_barrier_runs_every_callback_of_every_thread),
+	KUNIT_CASE(call_rcu_batches_handed_off_between_grace_periods_all_run),
 	KUNIT_CASE(rcu_pointer_accessors_publish_and_read),
 	KUNIT_CASE(rcu_dereference_outside_reader_warns),
 	{}
