@@ -112,6 +112,9 @@ void vma_tree_init(struct mm_struct *mm);
 void vma_tree_destroy(struct mm_struct *mm);
 /* The first VMA with vm_end > @addr. */
 struct vm_area_struct *vma_tree_find(struct mm_struct *mm, unsigned long addr);
+/* The VMA that holds @addr, or NULL (vma_lookup()). */
+struct vm_area_struct *vma_tree_lookup(struct mm_struct *mm,
+				       unsigned long addr);
 /* The last VMA with vm_start < @addr. */
 struct vm_area_struct *vma_tree_find_before(struct mm_struct *mm,
 					    unsigned long addr);
