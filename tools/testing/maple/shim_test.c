@@ -1025,6 +1025,60 @@ static void rwsem_read_held_by_another_thread_is_not_ours(struct kunit *test)
 	pthread_join(thread, NULL);
 }
 
+struct write_probe {
+	struct rw_semaphore *sem;
+	int done;
+};
+
+static void *take_write_once(void *arg)
+{
+	struct write_probe *wp = arg;
+
+	down_write(wp->sem);
+	up_write(wp->sem);
+	set_flag(&wp->done);
+	return NULL;
+}
+
+/*
+ * init_rwsem() over memory that held anything: a lock that works, and
+ * prefers a waiting writer to new readers as DECLARE_RWSEM()'s does.
+ */
+static void init_rwsem_prefers_a_waiting_writer_to_new_readers(struct kunit *test)
+{
+	struct rw_semaphore sem;
+	int go = 0, done = 0, i, refused = 0;
+	struct held_probe hp = { .sem = &sem, .go = &go, .done = &done };
+	struct write_probe wp = { .sem = &sem };
+	pthread_t reader, writer;
+
+	memset(&sem, 0xa5, sizeof(sem));
+	init_rwsem(&sem);
+	KUNIT_EXPECT_FALSE(test, rwsem_is_locked(&sem));
+	KUNIT_ASSERT_EQ(test, pthread_create(&reader, NULL,
+					     hold_read_until_told, &hp), 0);
+	wait_flag(&done);
+	KUNIT_ASSERT_EQ(test, pthread_create(&writer, NULL, take_write_once,
+					     &wp), 0);
+	/* Once the writer waits, a new reader is turned away. */
+	for (i = 0; i < 50000 && !refused; i++) {
+		if (down_read_trylock(&sem))
+			up_read(&sem);
+		else
+			refused = 1;
+		if (!refused)
+			usleep(100);
+	}
+	KUNIT_EXPECT_TRUE_MSG(test, refused,
+			      "readers still admitted past a waiting writer after 5 s");
+	KUNIT_EXPECT_FALSE(test, get_flag(&wp.done));
+	set_flag(&go);
+	pthread_join(reader, NULL);
+	pthread_join(writer, NULL);
+	KUNIT_EXPECT_TRUE(test, get_flag(&wp.done));
+	KUNIT_EXPECT_FALSE(test, rwsem_is_locked(&sem));
+}
+
 static void lockdep_assert_held_warns_when_not_held(struct kunit *test)
 {
 	spinlock_t lock;
@@ -1086,6 +1140,7 @@ static struct kunit_case shim_locks_cases[] = {
 	KUNIT_CASE(mutex_is_held_only_by_its_owner),
 	KUNIT_CASE(rwsem_held_for_read_or_write_counts_as_held),
 	KUNIT_CASE(rwsem_read_held_by_another_thread_is_not_ours),
+	KUNIT_CASE(init_rwsem_prefers_a_waiting_writer_to_new_readers),
 	KUNIT_CASE(lockdep_assert_held_warns_when_not_held),
 	KUNIT_CASE(sleeping_in_atomic_context_warns),
 	{}
