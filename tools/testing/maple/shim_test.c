@@ -819,6 +819,66 @@ static void kunit_kzalloc_memory_is_released_after_the_case(struct kunit *test)
 	/* Not freed here: the runner's leak check proves it was. */
 }
 
+struct depot_probe {
+	struct kmem_cache *cache;
+	void **objs;
+	int nr;
+};
+
+static void *free_them_all(void *arg)
+{
+	struct depot_probe *dp = arg;
+	int i;
+
+	for (i = 0; i < dp->nr; i++)
+		kmem_cache_free(dp->cache, dp->objs[i]);
+	return NULL;
+}
+
+/*
+ * Objects another thread frees, far more than its own free list keeps,
+ * go to the cache's depot in batches and come back from there to a
+ * thread that allocates, rather than from the C library.
+ */
+static void objects_freed_on_another_thread_are_reused_through_the_depot(struct kunit *test)
+{
+	enum { NR = 256, KEPT = 32 };	/* KEPT: a thread's free list */
+	static void *first[NR], *again[NR];
+	struct kmem_cache *cache;
+	struct depot_probe dp = { .objs = first, .nr = NR };
+	const char *nocache = getenv("KMEM_NOCACHE");
+	pthread_t thread;
+	int i, j, reused = 0;
+
+#if defined(__TOOLS_ASAN) || defined(__TOOLS_TSAN)
+	kunit_skip(test, "sanitizer builds keep no freed objects");
+#endif
+	if (nocache && *nocache && *nocache != '0')
+		kunit_skip(test, "KMEM_NOCACHE keeps no freed objects");
+	cache = kmem_cache_create("depot_probe", 64, 0, 0, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, cache);
+	dp.cache = cache;
+	for (i = 0; i < NR; i++) {
+		first[i] = kmem_cache_alloc(cache, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, first[i]);
+	}
+	KUNIT_ASSERT_EQ(test, pthread_create(&thread, NULL, free_them_all,
+					     &dp), 0);
+	pthread_join(thread, NULL);
+	for (i = 0; i < NR; i++) {
+		again[i] = kmem_cache_alloc(cache, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, again[i]);
+		for (j = 0; j < NR && again[i] != first[j]; j++)
+			;
+		reused += j < NR;
+	}
+	/* All but those the other thread's own list held when it exited. */
+	KUNIT_EXPECT_GE(test, reused, NR - KEPT);
+	for (i = 0; i < NR; i++)
+		kmem_cache_free(cache, again[i]);
+	kmem_cache_destroy(cache);
+}
+
 static struct kunit_case shim_slab_cases[] = {
 	KUNIT_CASE(fault_nth_fails_exactly_that_allocation),
 	KUNIT_CASE(fault_after_fails_every_later_allocation),
@@ -831,6 +891,7 @@ static struct kunit_case shim_slab_cases[] = {
 	KUNIT_CASE(cache_objects_honour_alignment),
 	KUNIT_CASE(ctor_runs_once_per_object_and_zalloc_zeroes),
 	KUNIT_CASE(destroyed_cache_slots_are_reused_cleanly),
+	KUNIT_CASE(objects_freed_on_another_thread_are_reused_through_the_depot),
 	KUNIT_CASE(kunit_kzalloc_memory_is_released_after_the_case),
 	{}
 };
