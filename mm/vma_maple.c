@@ -58,16 +58,6 @@ struct vm_area_struct *vma_tree_find(struct mm_struct *mm, unsigned long addr)
 	return mt_find(&mm->mm_mt, &index, ULONG_MAX);
 }
 
-/*
- * One descent to the range that holds @addr, as Linux 6.1's vma_lookup():
- * mt_find() would go on to the next VMA when @addr is in a gap.
- */
-struct vm_area_struct *vma_tree_lookup(struct mm_struct *mm,
-				       unsigned long addr)
-{
-	return mtree_load(&mm->mm_mt, addr);
-}
-
 struct vm_area_struct *vma_tree_find_before(struct mm_struct *mm,
 					    unsigned long addr)
 {

@@ -413,14 +413,6 @@ struct vm_area_struct *vma_tree_find(struct mm_struct *mm, unsigned long addr)
 	return found;
 }
 
-struct vm_area_struct *vma_tree_lookup(struct mm_struct *mm,
-				       unsigned long addr)
-{
-	struct vm_area_struct *vma = vma_tree_find(mm, addr);
-
-	return vma && vma->vm_start <= addr ? vma : NULL;
-}
-
 struct vm_area_struct *vma_tree_find_before(struct mm_struct *mm,
 					    unsigned long addr)
 {
