@@ -84,6 +84,12 @@ EXPORT_SYMBOL(dup_mmap);
 /**
  * exit_mmap() - Remove every mapping of @mm.
  * @mm: The address space (mmap_lock is taken for write here).
+ *
+ * As when a kernel's mmput() drops the last user: no lock-free reader
+ * (lock_vma_under_rcu(), handle_fault_lockless()) may be running on @mm
+ * or start on it before this returns, so the VMAs and the tree's nodes
+ * are freed at once, without waiting for a grace period.  @mm may be
+ * used again afterwards.
  */
 void exit_mmap(struct mm_struct *mm)
 {

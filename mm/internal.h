@@ -105,10 +105,30 @@ static inline void vma_piece_apply(const struct vma_piece *p)
 /* ---- the backend: mm/vma_maple.c or mm/vma_rbtree.c ---- */
 
 void vma_tree_init(struct mm_struct *mm);
-/* Free every VMA and the tree itself (mmap_lock held for write). */
+/*
+ * Free every VMA and the tree itself, at once (mmap_lock held for write;
+ * no lock-free reader may be in @mm: see exit_mmap()).
+ */
 void vma_tree_destroy(struct mm_struct *mm);
 /* The first VMA with vm_end > @addr. */
 struct vm_area_struct *vma_tree_find(struct mm_struct *mm, unsigned long addr);
+/*
+ * The VMA that holds @addr, or NULL (vma_lookup()).  On the maple tree one
+ * descent, as Linux 6.1's vma_lookup(): mt_find() would go on to the next
+ * VMA when @addr is in a gap.  Inline, so neither backend pays a call more
+ * than it did for find_vma().
+ */
+static inline struct vm_area_struct *vma_tree_lookup(struct mm_struct *mm,
+						     unsigned long addr)
+{
+#ifdef CONFIG_MM_VMA_RBTREE
+	struct vm_area_struct *vma = vma_tree_find(mm, addr);
+
+	return vma && vma->vm_start <= addr ? vma : NULL;
+#else
+	return mtree_load(&mm->mm_mt, addr);
+#endif
+}
 /* The last VMA with vm_start < @addr. */
 struct vm_area_struct *vma_tree_find_before(struct mm_struct *mm,
 					    unsigned long addr);

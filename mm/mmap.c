@@ -943,8 +943,8 @@ int handle_fault(struct mm_struct *mm, unsigned long addr, unsigned int access)
 	int ret = -EFAULT;
 
 	mmap_read_lock(mm);
-	vma = vma_tree_find(mm, addr);
-	if (vma && vma->vm_start <= addr)
+	vma = vma_tree_lookup(mm, addr);
+	if (vma)
 		ret = fault_check_access(vma, access);
 	mmap_read_unlock(mm);
 	return ret;

@@ -73,14 +73,16 @@ int __lock_is_read_held(const struct lockdep_map *map)
 	return 0;
 }
 
+/*
+ * A copy of DECLARE_RWSEM()'s initial state (the writer-preferring kind
+ * pthread_rwlock_init() would set up from an attribute), so that
+ * init_rwsem() is a few stores, as in a kernel, not four library calls:
+ * the maple backend of mm/ initialises one for every VMA it creates.
+ */
+static DECLARE_RWSEM(rwsem_proto);
+
 void __init_rwsem(struct rw_semaphore *sem, const char *name)
 {
-	pthread_rwlockattr_t attr;
-
-	pthread_rwlockattr_init(&attr);
-	pthread_rwlockattr_setkind_np(&attr,
-			PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
-	pthread_rwlock_init(&sem->lock, &attr);
-	pthread_rwlockattr_destroy(&attr);
+	sem->lock = rwsem_proto.lock;
 	lockdep_init_map(&sem->dep_map, name, NULL, 0);
 }

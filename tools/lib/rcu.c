@@ -622,7 +622,9 @@ static inline bool rcu_gp_backlogged(void)
 
 /*
  * Wait for work (under rcu_gp_lock): a barrier, batches to wait for and
- * RCU_GP_GAP_US since the last grace period, or the tick at @tick.
+ * RCU_GP_GAP_US since the last grace period, or the tick at @tick.  Idle
+ * (woken by the next hand-off) only once that gap is over with nothing
+ * queued.
  * Return: the time.
  */
 static unsigned long long rcu_gp_wait(unsigned long long last,
@@ -643,13 +645,19 @@ static unsigned long long rcu_gp_wait(unsigned long long last,
 		if (__atomic_load_n(&rcu_tick_armed, __ATOMIC_RELAXED) &&
 		    now >= tick)
 			return now;
+		/*
+		 * Until the gap after the last grace period is over, stay
+		 * awake (a timed wait, not idle) even with nothing queued:
+		 * a batch queued meanwhile is taken when the gap ends, as
+		 * it would be anyway, without its thread waking us first.
+		 */
 		until = ~0ULL;
-		if (work)
+		if (work || now < last + RCU_GP_GAP_US * 1000ULL)
 			until = last + RCU_GP_GAP_US * 1000ULL;
 		if (__atomic_load_n(&rcu_tick_armed, __ATOMIC_RELAXED) &&
 		    tick < until)
 			until = tick;
-		if (!work) {
+		if (!work && now >= last + RCU_GP_GAP_US * 1000ULL) {
 			/* Pairs with the look at rcu_gp_idle after a push. */
 			__atomic_store_n(&rcu_gp_idle, 1, __ATOMIC_SEQ_CST);
 			if (__atomic_load_n(&rcu_gp_queue, __ATOMIC_SEQ_CST)) {

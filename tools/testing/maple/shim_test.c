@@ -399,6 +399,50 @@ static void rcu_barrier_runs_every_callback_of_every_thread(struct kunit *test)
 	}
 }
 
+/*
+ * Queue RCU_TEST_CBS callbacks a few dozen at a time, 300 us apart, so
+ * that batches are handed off at every point of the grace-period
+ * thread's cycle, some while it waits out the gap after a grace period
+ * (awake, and not woken for them), then idle.
+ */
+static void *rcu_trickle_and_idle(void *arg)
+{
+	struct rcu_flood *fl = arg;
+	int i;
+
+	for (i = 0; i < RCU_TEST_CBS; i++) {
+		call_rcu(&fl->counts[i].rh, rcu_count_callback);
+		if (i % 50 == 49)
+			usleep(300);
+	}
+	set_flag(&fl->queued);
+	while (get_flag(&fl->hold))
+		usleep(1000);
+	return NULL;
+}
+
+static void call_rcu_batches_handed_off_between_grace_periods_all_run(struct kunit *test)
+{
+	static struct rcu_flood fl;
+	pthread_t thread;
+	int i, ran = 0;
+
+	for (i = 0; i < RCU_TEST_CBS; i++)
+		fl.counts[i].ran = &ran;
+	fl.queued = 0;
+	fl.hold = 1;
+	KUNIT_ASSERT_EQ(test, pthread_create(&thread, NULL,
+					     rcu_trickle_and_idle, &fl), 0);
+	wait_flag(&fl.queued);
+	/* No rcu_barrier(): the grace-period thread and the tick alone. */
+	for (i = 0; i < 50000 && get_flag(&ran) < RCU_TEST_CBS; i++)
+		usleep(100);
+	KUNIT_EXPECT_EQ_MSG(test, get_flag(&ran), RCU_TEST_CBS,
+			    "callbacks of an idle thread still waiting after 5 s");
+	__atomic_store_n(&fl.hold, 0, __ATOMIC_SEQ_CST);
+	pthread_join(thread, NULL);
+}
+
 static void rcu_pointer_accessors_publish_and_read(struct kunit *test)
 {
 	static long a = 1, b = 2;
@@ -438,6 +482,7 @@ static struct kunit_case shim_rcu_cases[] = {
 	KUNIT_CASE(call_rcu_of_an_idle_thread_runs_without_barrier),
 	KUNIT_CASE(call_rcu_of_an_exited_thread_runs_without_barrier),
 	KUNIT_CASE(rcu_barrier_runs_every_callback_of_every_thread),
+	KUNIT_CASE(call_rcu_batches_handed_off_between_grace_periods_all_run),
 	KUNIT_CASE(rcu_pointer_accessors_publish_and_read),
 	KUNIT_CASE(rcu_dereference_outside_reader_warns),
 	{}
@@ -774,6 +819,66 @@ static void kunit_kzalloc_memory_is_released_after_the_case(struct kunit *test)
 	/* Not freed here: the runner's leak check proves it was. */
 }
 
+struct depot_probe {
+	struct kmem_cache *cache;
+	void **objs;
+	int nr;
+};
+
+static void *free_them_all(void *arg)
+{
+	struct depot_probe *dp = arg;
+	int i;
+
+	for (i = 0; i < dp->nr; i++)
+		kmem_cache_free(dp->cache, dp->objs[i]);
+	return NULL;
+}
+
+/*
+ * Objects another thread frees, far more than its own free list keeps,
+ * go to the cache's depot in batches and come back from there to a
+ * thread that allocates, rather than from the C library.
+ */
+static void objects_freed_on_another_thread_are_reused_through_the_depot(struct kunit *test)
+{
+	enum { NR = 256, KEPT = 32 };	/* KEPT: a thread's free list */
+	static void *first[NR], *again[NR];
+	struct kmem_cache *cache;
+	struct depot_probe dp = { .objs = first, .nr = NR };
+	const char *nocache = getenv("KMEM_NOCACHE");
+	pthread_t thread;
+	int i, j, reused = 0;
+
+#if defined(__TOOLS_ASAN) || defined(__TOOLS_TSAN)
+	kunit_skip(test, "sanitizer builds keep no freed objects");
+#endif
+	if (nocache && *nocache && *nocache != '0')
+		kunit_skip(test, "KMEM_NOCACHE keeps no freed objects");
+	cache = kmem_cache_create("depot_probe", 64, 0, 0, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, cache);
+	dp.cache = cache;
+	for (i = 0; i < NR; i++) {
+		first[i] = kmem_cache_alloc(cache, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, first[i]);
+	}
+	KUNIT_ASSERT_EQ(test, pthread_create(&thread, NULL, free_them_all,
+					     &dp), 0);
+	pthread_join(thread, NULL);
+	for (i = 0; i < NR; i++) {
+		again[i] = kmem_cache_alloc(cache, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, again[i]);
+		for (j = 0; j < NR && again[i] != first[j]; j++)
+			;
+		reused += j < NR;
+	}
+	/* All but those the other thread's own list held when it exited. */
+	KUNIT_EXPECT_GE(test, reused, NR - KEPT);
+	for (i = 0; i < NR; i++)
+		kmem_cache_free(cache, again[i]);
+	kmem_cache_destroy(cache);
+}
+
 static struct kunit_case shim_slab_cases[] = {
 	KUNIT_CASE(fault_nth_fails_exactly_that_allocation),
 	KUNIT_CASE(fault_after_fails_every_later_allocation),
@@ -786,6 +891,7 @@ static struct kunit_case shim_slab_cases[] = {
 	KUNIT_CASE(cache_objects_honour_alignment),
 	KUNIT_CASE(ctor_runs_once_per_object_and_zalloc_zeroes),
 	KUNIT_CASE(destroyed_cache_slots_are_reused_cleanly),
+	KUNIT_CASE(objects_freed_on_another_thread_are_reused_through_the_depot),
 	KUNIT_CASE(kunit_kzalloc_memory_is_released_after_the_case),
 	{}
 };
@@ -980,6 +1086,60 @@ static void rwsem_read_held_by_another_thread_is_not_ours(struct kunit *test)
 	pthread_join(thread, NULL);
 }
 
+struct write_probe {
+	struct rw_semaphore *sem;
+	int done;
+};
+
+static void *take_write_once(void *arg)
+{
+	struct write_probe *wp = arg;
+
+	down_write(wp->sem);
+	up_write(wp->sem);
+	set_flag(&wp->done);
+	return NULL;
+}
+
+/*
+ * init_rwsem() over memory that held anything: a lock that works, and
+ * prefers a waiting writer to new readers as DECLARE_RWSEM()'s does.
+ */
+static void init_rwsem_prefers_a_waiting_writer_to_new_readers(struct kunit *test)
+{
+	struct rw_semaphore sem;
+	int go = 0, done = 0, i, refused = 0;
+	struct held_probe hp = { .sem = &sem, .go = &go, .done = &done };
+	struct write_probe wp = { .sem = &sem };
+	pthread_t reader, writer;
+
+	memset(&sem, 0xa5, sizeof(sem));
+	init_rwsem(&sem);
+	KUNIT_EXPECT_FALSE(test, rwsem_is_locked(&sem));
+	KUNIT_ASSERT_EQ(test, pthread_create(&reader, NULL,
+					     hold_read_until_told, &hp), 0);
+	wait_flag(&done);
+	KUNIT_ASSERT_EQ(test, pthread_create(&writer, NULL, take_write_once,
+					     &wp), 0);
+	/* Once the writer waits, a new reader is turned away. */
+	for (i = 0; i < 50000 && !refused; i++) {
+		if (down_read_trylock(&sem))
+			up_read(&sem);
+		else
+			refused = 1;
+		if (!refused)
+			usleep(100);
+	}
+	KUNIT_EXPECT_TRUE_MSG(test, refused,
+			      "readers still admitted past a waiting writer after 5 s");
+	KUNIT_EXPECT_FALSE(test, get_flag(&wp.done));
+	set_flag(&go);
+	pthread_join(reader, NULL);
+	pthread_join(writer, NULL);
+	KUNIT_EXPECT_TRUE(test, get_flag(&wp.done));
+	KUNIT_EXPECT_FALSE(test, rwsem_is_locked(&sem));
+}
+
 static void lockdep_assert_held_warns_when_not_held(struct kunit *test)
 {
 	spinlock_t lock;
@@ -1041,6 +1201,7 @@ static struct kunit_case shim_locks_cases[] = {
 	KUNIT_CASE(mutex_is_held_only_by_its_owner),
 	KUNIT_CASE(rwsem_held_for_read_or_write_counts_as_held),
 	KUNIT_CASE(rwsem_read_held_by_another_thread_is_not_ours),
+	KUNIT_CASE(init_rwsem_prefers_a_waiting_writer_to_new_readers),
 	KUNIT_CASE(lockdep_assert_held_warns_when_not_held),
 	KUNIT_CASE(sleeping_in_atomic_context_warns),
 	{}

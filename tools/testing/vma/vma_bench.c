@@ -26,7 +26,9 @@
  *                libraries mapped as ld.so maps them, heap, stack, vdso),
  *                then mmput()
  * The first five run on an mm that already holds the same process layout
- * (but page_fault, on its own VMAs).  Modes: "process", one mm per task,
+ * (but page_fault, on its own VMAs); mmap1, brk1, brk2 and page_test
+ * also run with 1,000 more VMAs below that layout (the ".1000vmas"
+ * metrics: the same writes in a deeper tree).  Modes: "process", one mm per task,
  * and "thread", the tasks share one mm and its mmap_lock; with one task
  * both are the same, so thread mode is run with nproc tasks only, and
  * page_test, fork and execl (whose loops assume they own the mm) in
@@ -288,6 +290,26 @@ static void prep_process(const struct vma_bench_ops *ops, void *mm,
 		    ops->map_count(mm), B_PROCESS_NOHEAP);
 }
 
+/*
+ * The process layout and @nr more VMAs below it (populate()'s: 4 pages,
+ * 128 KiB apart), so that the loops run in a tree of 1,000 VMAs and more.
+ */
+static void prep_process_vmas(const struct vma_bench_ops *ops, void *mm,
+			      unsigned long nr)
+{
+	unsigned long i;
+
+	prep_process(ops, mm, 0);
+	for (i = 0; i < nr; i++)
+		if (ops->mmap(mm, NULL, B_BASE + i * B_STEP, B_VMA_LEN,
+			      i & 1 ? RW : RO, BENCH_MAP_FIXED, 0) !=
+		    B_BASE + i * B_STEP)
+			die("%s: setup mmap failed", ops->name);
+	if ((unsigned long)ops->map_count(mm) != B_PROCESS_NOHEAP + nr)
+		die("%s: %d VMAs, wanted %lu", ops->name, ops->map_count(mm),
+		    B_PROCESS_NOHEAP + nr);
+}
+
 static void prep_none(const struct vma_bench_ops *ops, void *mm,
 		      unsigned long nr)
 {
@@ -407,12 +429,20 @@ static const struct robot_wl robot_wls[] = {
 	  prep_process, prep_brk1, iter_brk },
 	{ "will-it-scale", "brk2", 0, MODE_P1 | MODE_PN | MODE_TN, 2,
 	  prep_process, prep_brk2, iter_brk },
+	{ "will-it-scale", "mmap1", 1000, MODE_P1 | MODE_PN | MODE_TN, 1,
+	  prep_process_vmas, NULL, iter_mmap1 },
+	{ "will-it-scale", "brk1", 1000, MODE_P1 | MODE_PN, 2,
+	  prep_process_vmas, prep_brk1, iter_brk },
+	{ "will-it-scale", "brk2", 1000, MODE_P1 | MODE_PN, 2,
+	  prep_process_vmas, prep_brk2, iter_brk },
 	{ "will-it-scale", "page_fault", 60, MODE_P1 | MODE_PN | MODE_TN, 1,
 	  populate, prep_page_fault, iter_page_fault },
 	{ "will-it-scale", "page_fault", 2000, MODE_P1 | MODE_PN | MODE_TN, 1,
 	  populate, prep_page_fault, iter_page_fault },
 	{ "aim9", "page_test", 0, MODE_P1 | MODE_PN, 1,
 	  prep_process, prep_page_test, iter_page_test },
+	{ "aim9", "page_test", 1000, MODE_P1 | MODE_PN, 1,
+	  prep_process_vmas, prep_page_test, iter_page_test },
 	{ NULL, "fork", 100, MODE_P1 | MODE_PN, 1,
 	  populate, NULL, iter_fork },
 	{ NULL, "fork", 1000, MODE_P1 | MODE_PN, 1,
