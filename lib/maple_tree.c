@@ -1404,7 +1404,7 @@ static noinline void *mas_backward(struct ma_state *mas, unsigned long min,
 }
 
 static __always_inline void *mas_find_common(struct ma_state *mas,
-					       unsigned long max, bool any)
+					     unsigned long max, bool any)
 {
 	unsigned long from;
 	void *entry;
