@@ -40,7 +40,9 @@ echo "static-check: sparse and W=1 (make modules C=2 W=1)"
 # Recompile too, so gcc's own warnings on our files show in the log.
 rm -f build/kmod/lib/*.o
 set +e
-make --no-print-directory modules \
+# Without the caller's MAKEFLAGS: under "make -s" kbuild would print no
+# "CHECK" line, and the count below would read no file checked.
+MAKEFLAGS= make --no-print-directory modules \
 	KBUILD_ARGS="C=2 W=1 KCFLAGS=-Wframe-larger-than=1024" >"$OUT/sparse.log" 2>&1
 mrc=$?
 set -e
