@@ -747,6 +747,12 @@ void __init maple_tree_init(void)
 		     ALIGN(sizeof(spinlock_t), sizeof(void *)) +
 		     2 * sizeof(void *));
 	BUILD_BUG_ON(sizeof(struct ma_state) > 8 * sizeof(unsigned long));
+	/*
+	 * mas_on_leaf() tells a leaf by its low byte alone: the MAS_* states
+	 * set bit 0 there and MA_ERROR() bit 1, a leaf neither.
+	 */
+	BUILD_BUG_ON(((unsigned long)maple_leaf_64 << MAPLE_ENODE_TYPE_SHIFT) &
+		     3UL);
 
 	if (maple_node_cache)
 		return;

@@ -472,18 +472,24 @@ static inline bool mt_locked(const struct maple_tree *mt)
 		lockdep_is_held(&mt->ma_lock);
 }
 
-/* The leaf the state stands on, or NULL if it stands on no leaf. */
+/*
+ * Whether the state stands on a leaf.  One test of the low byte does: a
+ * leaf's encoded address has its type there and no other bit, which no
+ * MAS_* state and no MA_ERROR() has (they set bit 0 or bit 1;
+ * maple_tree_init() checks it).
+ */
+static __always_inline bool mas_on_leaf(const struct ma_state *mas)
+{
+	return ((unsigned long)mas->node & MAPLE_NODE_MASK) ==
+		(unsigned long)maple_leaf_64 << MAPLE_ENODE_TYPE_SHIFT;
+}
+
+/* The leaf the state stands on, once mas_on_leaf() said it does. */
 static __always_inline struct maple_range_64 *
 mas_leaf_now(const struct ma_state *mas)
 {
-	unsigned long enode = (unsigned long)mas->node;
-
-	/* The MAS_* states and errors are no address with a leaf's type. */
-	if (!(enode & ~MAPLE_NODE_MASK) ||
-	    (enode & MAPLE_NODE_MASK) !=
-	    (unsigned long)maple_leaf_64 << MAPLE_ENODE_TYPE_SHIFT)
-		return NULL;
-	return (struct maple_range_64 *)(enode & ~MAPLE_NODE_MASK);
+	return (struct maple_range_64 *)((unsigned long)mas->node &
+					 ~MAPLE_NODE_MASK);
 }
 
 /* Whether @leaf was replaced: its parent word points at itself. */
@@ -519,6 +525,11 @@ static __always_inline void mas_leaf_set(struct ma_state *mas,
  * out-of-line half goes on from the next leaf instead of reading this one
  * again.  The leaf is checked to be live once, after every word taken
  * from it was read: a leaf that died at any point fails that check.
+ *
+ * The loop tests only what ends it in a leaf no writer is changing: a
+ * range to take, or the end of the search (@max or the leaf's end,
+ * whichever is lower).  A range that a change moved behind the state's
+ * (it ends at or before mas->last) is left to the out-of-line half.
  */
 static __always_inline bool mas_next_in_leaf(struct ma_state *mas,
 					     unsigned long max, bool any,
@@ -526,10 +537,11 @@ static __always_inline bool mas_next_in_leaf(struct ma_state *mas,
 {
 	struct maple_range_64 *leaf = mas_leaf_now(mas);
 	unsigned long done = mas->last, nmax = mas->max, first, hi;
-	unsigned char off = mas->offset;
+	unsigned long end = max < nmax ? max : nmax;
+	unsigned long off = mas->offset;
 	void *next;
 
-	if (!leaf || done >= nmax || done >= max)
+	if (!mas_on_leaf(mas) || done >= end)
 		return false;
 	/* The state's range is not the leaf's last: it has a pivot. */
 	hi = READ_ONCE(leaf->pivot[off]);
@@ -541,26 +553,32 @@ static __always_inline bool mas_next_in_leaf(struct ma_state *mas,
 		return false;
 	for (;;) {
 		first = hi + 1;
-		off++;
-		hi = off < MAPLE_RANGE64_SLOTS - 1 ?
-			READ_ONCE(leaf->pivot[off]) : nmax;
+		if (unlikely(++off == MAPLE_RANGE64_SLOTS - 1))
+			break;
+		hi = READ_ONCE(leaf->pivot[off]);
 		next = rcu_dereference_check(leaf->slot[off],
 					     mt_locked(mas->tree));
-		if (hi > done && (next || any))
-			break;
-		if (hi >= max)
-			return false;
-		if (hi >= nmax) {
-			if (hi == nmax && !mas_leaf_dead(leaf))
-				mas_leaf_set(mas, off, first, hi);
-			return false;
-		}
+		if (next || any)
+			goto found;
+		if (hi >= end)
+			goto edge;
 	}
-	if (mas_leaf_dead(leaf))
+	/* The leaf's last slot has no pivot: it ends where the leaf does. */
+	hi = nmax;
+	next = rcu_dereference_check(leaf->slot[off], mt_locked(mas->tree));
+	if (!next && !any)
+		goto edge;
+found:
+	if (unlikely(hi <= done) || mas_leaf_dead(leaf))
 		return false;
 	mas_leaf_set(mas, off, first, hi);
 	*entry = next;
 	return true;
+
+edge:
+	if (hi < max && hi == nmax && !mas_leaf_dead(leaf))
+		mas_leaf_set(mas, off, first, hi);
+	return false;
 }
 
 /*
@@ -573,10 +591,11 @@ static __always_inline bool mas_prev_in_leaf(struct ma_state *mas,
 {
 	struct maple_range_64 *leaf = mas_leaf_now(mas);
 	unsigned long done = mas->index, nmin = mas->min, lo, hi;
-	unsigned char off = mas->offset;
+	unsigned long end = min > nmin ? min : nmin;
+	unsigned long off = mas->offset;
 	void *prev;
 
-	if (!leaf || done <= nmin || done <= min)
+	if (!mas_on_leaf(mas) || done <= end)
 		return false;
 	/* The state's range is not the leaf's first: off > 0. */
 	lo = READ_ONCE(leaf->pivot[off - 1]) + 1;
@@ -585,25 +604,32 @@ static __always_inline bool mas_prev_in_leaf(struct ma_state *mas,
 		return false;
 	for (;;) {
 		hi = lo - 1;
-		off--;
-		lo = off ? READ_ONCE(leaf->pivot[off - 1]) + 1 : nmin;
+		if (unlikely(--off == 0))
+			break;
+		lo = READ_ONCE(leaf->pivot[off - 1]) + 1;
 		prev = rcu_dereference_check(leaf->slot[off],
 					     mt_locked(mas->tree));
-		if (lo < done && (prev || any))
-			break;
-		if (lo <= min)
-			return false;
-		if (lo <= nmin) {
-			if (lo == nmin && !mas_leaf_dead(leaf))
-				mas_leaf_set(mas, off, lo, hi);
-			return false;
-		}
+		if (prev || any)
+			goto found;
+		if (lo <= end)
+			goto edge;
 	}
-	if (mas_leaf_dead(leaf))
+	/* The leaf's first slot starts where the leaf does. */
+	lo = nmin;
+	prev = rcu_dereference_check(leaf->slot[0], mt_locked(mas->tree));
+	if (!prev && !any)
+		goto edge;
+found:
+	if (unlikely(lo >= done) || mas_leaf_dead(leaf))
 		return false;
 	mas_leaf_set(mas, off, lo, hi);
 	*entry = prev;
 	return true;
+
+edge:
+	if (lo > min && lo == nmin && !mas_leaf_dead(leaf))
+		mas_leaf_set(mas, off, lo, hi);
+	return false;
 }
 
 /**
