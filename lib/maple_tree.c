@@ -1315,62 +1315,108 @@ mas_leaf_backward(struct ma_state *mas, unsigned long min, bool any,
 }
 
 /*
+ * The step of mas_forward() that walks from the root (mas_step_next()):
+ * false, with the state as it was, if the range it finds starts past
+ * @max.  Out of line, so that its copy of the state costs the steps that
+ * stay in the leaves nothing.
+ */
+static noinline bool mas_forward_walk(struct ma_state *mas, unsigned long max,
+				      bool any, void **found)
+{
+	struct ma_state save = *mas;
+
+	*found = mas_step_next(mas, any);
+	if (mas->index > max) {
+		*mas = save;
+		return false;
+	}
+	return true;
+}
+
+/* The mirror of mas_forward_walk(): false if the range ends below @min. */
+static noinline bool mas_backward_walk(struct ma_state *mas, unsigned long min,
+				       bool any, void **found)
+{
+	struct ma_state save = *mas;
+
+	*found = mas_step_prev(mas, any);
+	if (mas->last < min) {
+		*mas = save;
+		return false;
+	}
+	return true;
+}
+
+/*
  * Move forward from the current range to the next one that starts at or
  * before @max; with @any, a NULL range counts too.  Leaves the state on the
  * current range and returns NULL when there is none.  Ranges that end at
- * or before @done, the end of the range the caller has (a change moved
- * them behind it), are passed over.
+ * or before the state's (a change moved them behind it) are passed over.
+ *
+ * With @pause (the searches: mas_find() and mas_find_range()), a search
+ * stopped by @max on a range that reaches past it leaves the state paused
+ * at @max, as in 6.1, so that a later search with a higher limit returns
+ * the rest of that range.
  */
 static noinline void *mas_forward(struct ma_state *mas, unsigned long max,
-				  bool any, unsigned long done)
+				  bool any, bool pause)
 {
-	enum mas_leaf_run run;
-	struct ma_state save;
+	unsigned long done = mas->last, from = mas->index;
 	void *entry;
 
 	for (;;) {
-		if (mas->last == ULONG_MAX || mas->last >= max) {
+		/* ULONG_MAX is at or past any @max. */
+		if (mas->last >= max) {
 			if (mas->last == ULONG_MAX)
 				mas->node = MAS_NONE;
-			return NULL;
+			goto none;
 		}
-		if (likely(mas_is_active(mas) && mas->last < mas->max)) {
-			run = mas_leaf_forward(mas, max, any, done, &entry);
-			if (run == MAS_RUN_FOUND)
+		if (unlikely(!mas_is_active(mas)))
+			goto walk;
+		if (mas->last < mas->max) {
+			switch (mas_leaf_forward(mas, max, any, done, &entry)) {
+			case MAS_RUN_FOUND:
 				return entry;
-			if (run == MAS_RUN_LIMIT)
-				return NULL;
-			if (run == MAS_RUN_EDGE)
+			case MAS_RUN_LIMIT:
+				goto none;
+			case MAS_RUN_EDGE:
 				continue;
+			case MAS_RUN_DEAD:
+				goto walk;
+			}
 		}
-		if (mas_is_active(mas) && mas_next_leaf(mas, &entry)) {
+		if (mas_next_leaf(mas, &entry)) {
 			if (mas->last > done && (entry || any))
 				return entry;
 			continue;
 		}
-		save = *mas;
-		entry = mas_step_next(mas, any);
-		if (mas->index > max) {
-			*mas = save;
-			return NULL;
-		}
+walk:
+		if (!mas_forward_walk(mas, max, any, &entry))
+			goto none;
 		if (unlikely(mas->last <= done))
 			continue;
 		if (entry || any)
 			return entry;
 	}
+none:
+	if (pause && mas->index == from && mas->last > max &&
+	    (mas_is_active(mas) || mas_is_ptr(mas))) {
+		mas->last = max;
+		mas->node = MAS_PAUSE;
+	}
+	return NULL;
 }
 
 /* The mirror of mas_forward(): ranges that end at or after @min. */
 static noinline void *mas_backward(struct ma_state *mas, unsigned long min,
-				   bool any, unsigned long done)
+				   bool any)
 {
-	enum mas_leaf_run run;
-	struct ma_state save;
+	unsigned long done = mas->index;
 	void *entry;
 
 	for (;;) {
-		if (mas->index == 0 || mas->index <= min) {
+		/* 0 is at or below any @min. */
+		if (mas->index <= min) {
 			if (mas->index == 0) {
 				mas->node = MAS_NONE;
 				/*
@@ -1382,26 +1428,28 @@ static noinline void *mas_backward(struct ma_state *mas, unsigned long min,
 			}
 			return NULL;
 		}
-		if (likely(mas_is_active(mas) && mas->index > mas->min)) {
-			run = mas_leaf_backward(mas, min, any, done, &entry);
-			if (run == MAS_RUN_FOUND)
+		if (unlikely(!mas_is_active(mas)))
+			goto walk;
+		if (mas->index > mas->min) {
+			switch (mas_leaf_backward(mas, min, any, done, &entry)) {
+			case MAS_RUN_FOUND:
 				return entry;
-			if (run == MAS_RUN_LIMIT)
+			case MAS_RUN_LIMIT:
 				return NULL;
-			if (run == MAS_RUN_EDGE)
+			case MAS_RUN_EDGE:
 				continue;
+			case MAS_RUN_DEAD:
+				goto walk;
+			}
 		}
-		if (mas_is_active(mas) && mas_prev_leaf(mas, &entry)) {
+		if (mas_prev_leaf(mas, &entry)) {
 			if (mas->index < done && (entry || any))
 				return entry;
 			continue;
 		}
-		save = *mas;
-		entry = mas_step_prev(mas, any);
-		if (mas->last < min) {
-			*mas = save;
+walk:
+		if (!mas_backward_walk(mas, min, any, &entry))
 			return NULL;
-		}
 		if (unlikely(mas->index >= done))
 			continue;
 		if (entry || any)
@@ -1412,39 +1460,27 @@ static noinline void *mas_backward(struct ma_state *mas, unsigned long min,
 static __always_inline void *mas_find_common(struct ma_state *mas,
 					     unsigned long max, bool any)
 {
-	unsigned long from;
 	void *entry;
 
-	if (mas_is_paused(mas)) {
-		if (mas->last == ULONG_MAX) {
-			mas->node = MAS_NONE;
-			return NULL;
+	if (unlikely(!mas_is_active(mas))) {
+		if (mas_is_paused(mas)) {
+			if (mas->last == ULONG_MAX) {
+				mas->node = MAS_NONE;
+				return NULL;
+			}
+			mas->index = mas->last + 1;
+			mas->node = MAS_START;
 		}
-		mas->index = mas->last + 1;
-		mas->node = MAS_START;
+		mas_resume(mas);
+		if (mas_is_start(mas)) {
+			if (mas->index > max)
+				return NULL;
+			entry = mas_leaf_walk(mas);
+			if (entry || any)
+				return entry;
+		}
 	}
-	mas_resume(mas);
-
-	if (mas_is_start(mas)) {
-		if (mas->index > max)
-			return NULL;
-		entry = mas_leaf_walk(mas);
-		if (entry || any)
-			return entry;
-	}
-	from = mas->index;
-	entry = mas_forward(mas, max, any, mas->last);
-	/*
-	 * As in 6.1, a search stopped by @max on a range that reaches past
-	 * it goes on at @max + 1 next time, so a later mas_find() with a
-	 * higher limit returns the rest of that range.
-	 */
-	if (!entry && mas->index == from && mas->last > max &&
-	    (mas_is_active(mas) || mas_is_ptr(mas))) {
-		mas->last = max;
-		mas->node = MAS_PAUSE;
-	}
-	return entry;
+	return mas_forward(mas, max, any, true);
 }
 
 /* ------------------------------------------------------------------------
@@ -1489,24 +1525,25 @@ static void *mas_find_rev_common(struct ma_state *mas,
 {
 	void *entry;
 
-	if (mas_is_paused(mas)) {
-		if (mas->index == 0) {
-			mas->node = MAS_NONE;
-			return NULL;
+	if (unlikely(!mas_is_active(mas))) {
+		if (mas_is_paused(mas)) {
+			if (mas->index == 0) {
+				mas->node = MAS_NONE;
+				return NULL;
+			}
+			mas->index--;
+			mas->node = MAS_START;
 		}
-		mas->index--;
-		mas->node = MAS_START;
+		mas_resume(mas);
+		if (mas_is_start(mas)) {
+			if (mas->index < min)
+				return NULL;
+			entry = mas_leaf_walk(mas);
+			if (entry || any)
+				return entry;
+		}
 	}
-	mas_resume(mas);
-
-	if (mas_is_start(mas)) {
-		if (mas->index < min)
-			return NULL;
-		entry = mas_leaf_walk(mas);
-		if (entry || any)
-			return entry;
-	}
-	return mas_backward(mas, min, any, mas->index);
+	return mas_backward(mas, min, any);
 }
 
 /* mas_find_rev(), out of line: see <linux/maple_tree.h>. */
@@ -1528,7 +1565,7 @@ static void *mas_next_common(struct ma_state *mas, unsigned long max, bool any)
 	mas_resume(mas);
 	if (mas_is_start(mas))
 		mas_leaf_walk(mas);
-	return mas_forward(mas, max, any, mas->last);
+	return mas_forward(mas, max, any, false);
 }
 
 /* mas_next(), out of line: see <linux/maple_tree.h>. */
@@ -1550,7 +1587,7 @@ static void *mas_prev_common(struct ma_state *mas, unsigned long min, bool any)
 	mas_resume(mas);
 	if (mas_is_start(mas))
 		mas_leaf_walk(mas);
-	return mas_backward(mas, min, any, mas->index);
+	return mas_backward(mas, min, any);
 }
 
 /* mas_prev(), out of line: see <linux/maple_tree.h>. */
@@ -1679,7 +1716,7 @@ void *mt_find(struct maple_tree *mt, unsigned long *index, unsigned long max)
 	rcu_read_lock();
 	entry = mas_leaf_walk(&mas);
 	while (!entry || xa_is_zero(entry)) {
-		entry = mas_forward(&mas, max, false, mas.last);
+		entry = mas_forward(&mas, max, false, false);
 		if (!entry)
 			break;
 	}
