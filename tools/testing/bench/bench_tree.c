@@ -89,6 +89,11 @@
 #define BENCH_NO_MT_DUP
 #endif
 
+/* mas_find_range() and mas_find_range_rev() came with Linux 6.6. */
+#if defined(BENCH_UPSTREAM) && BENCH_UPSTREAM < 66
+#define BENCH_NO_FIND_RANGE
+#endif
+
 /* Linux's default maple tree flags for an mm: allocation tree, RCU mode. */
 #define BENCH_DEFAULT_FLAGS	(MT_FLAGS_ALLOC_RANGE | MT_FLAGS_USE_RCU)
 
@@ -110,6 +115,7 @@ struct bench_opts {
 	bool callgrind;		/* add *.insn_per_op metrics */
 	bool no_timing;		/* callgrind metrics only */
 	bool no_json;
+	bool reads_only;	/* lookups, iteration and the gap search */
 	unsigned int reps;
 	unsigned long batch;	/* read operations per measurement */
 	unsigned long sizes[BENCH_MAX_SIZES];
@@ -418,6 +424,56 @@ bench_loop_iterate_how(struct maple_tree *mt, unsigned long loops, int how)
 	rcu_read_unlock();
 	return count;
 }
+
+#ifndef BENCH_NO_FIND_RANGE
+/*
+ * Every range from the first entry's to the tree's end, NULL ones too,
+ * with mas_find_range() (@rev false), or from the last entry's down to 0
+ * with mas_find_range_rev(): whole passes.  Returns the ranges visited.
+ */
+BENCH_NOINLINE unsigned long
+bench_loop_iterate_range(struct maple_tree *mt, const struct layout *lay,
+			 unsigned long loops, bool rev)
+{
+	MA_STATE(mas, mt, 0, 0);
+	unsigned long count = 0, k;
+
+	rcu_read_lock();
+	for (k = 0; k < loops; k++) {
+		if (!rev) {
+			mas_set(&mas, lay->vma[0].start);
+			do {
+				mas_find_range(&mas, ULONG_MAX);
+				count++;
+			} while (mas.last != ULONG_MAX);
+		} else {
+			mas_set(&mas, lay->vma[lay->nr - 1].last);
+			do {
+				mas_find_range_rev(&mas, 0);
+				count++;
+			} while (mas.index != 0);
+		}
+	}
+	rcu_read_unlock();
+	return count;
+}
+
+/*
+ * The ranges such a pass visits, from the layout alone: the entries, the
+ * gaps between them, and the empty range past the last (@rev: before the
+ * first) entry if there is one.
+ */
+static unsigned long layout_ranges(const struct layout *lay, bool rev)
+{
+	unsigned long n = lay->nr, i;
+
+	for (i = 1; i < lay->nr; i++)
+		n += lay->vma[i].start != lay->vma[i - 1].last + 1;
+	if (rev)
+		return n + (lay->vma[0].start != 0);
+	return n + (lay->vma[lay->nr - 1].last != ULONG_MAX);
+}
+#endif
 
 /* mt_find() from idx[k] on: the first entry at or after it. */
 BENCH_NOINLINE unsigned long
@@ -903,7 +959,7 @@ static void report(const char *bench, unsigned long nr, const char *unit,
 
 	med = summarise(v, opts.reps, &rsd);
 	metric_add(&results, med, rsd, "%s.%lu.%s", bench, nr, unit);
-	fprintf(stderr, "  %-16s %9lu ranges  %10.1f %s (±%.1f%%)\n",
+	fprintf(stderr, "  %-18s %9lu ranges  %10.1f %s (±%.1f%%)\n",
 		bench, nr, med, unit, rsd);
 }
 
@@ -959,6 +1015,25 @@ static void bench_lookups(struct size_ctx *c)
 		}
 		report(name[how], nr, "ns_per_entry", v);
 	}
+
+#ifndef BENCH_NO_FIND_RANGE
+	for (int rev = 0; rev < 2; rev++) {
+		unsigned long ranges = layout_ranges(&c->lay, rev);
+
+		for (r = 0; r < opts.reps; r++) {
+			t0 = now_ns();
+			count = bench_loop_iterate_range(&c->mt, &c->lay,
+							 loops, rev);
+			v[r] = (double)(now_ns() - t0) / (loops * ranges);
+			if (count != loops * ranges)
+				die("%s visited %lu ranges, expected %lu",
+				    rev ? "mas_find_range_rev" :
+				    "mas_find_range", count, loops * ranges);
+		}
+		report(rev ? "mas_find_range_rev" : "mas_find_range", nr,
+		       "ns_per_range", v);
+	}
+#endif
 
 	for (r = 0; r < opts.reps; r++) {
 		t0 = now_ns();
@@ -1161,9 +1236,11 @@ static void bench_size(unsigned long nr, double clock_ns)
 	}
 
 	bench_lookups(&c);
-	bench_writes(&c);
+	if (!opts.reads_only)
+		bench_writes(&c);
 	mtree_destroy(&c.mt);
-	bench_append(&c);
+	if (!opts.reads_only)
+		bench_append(&c);
 
 	free(c.idx);
 	free(c.pick);
@@ -1702,9 +1779,29 @@ static int run_loop(void)
 		arg = NULL;
 		if (bench_loop_iterate(&mt, n / lay.nr) != n / lay.nr * lay.nr)
 			ret = 1;
+	} else if (!strcmp(op, "iterate_next") || !strcmp(op, "iterate_rev") ||
+		   !strcmp(op, "iterate_prev")) {
+		/* As iterate, with mas_next(), mas_find_rev(), mas_prev(). */
+		int how = op[8] == 'n' ? 0 : op[9] == 'e' ? 1 : 2;
+
+		arg = NULL;
+		if (bench_loop_iterate_how(&mt, n / lay.nr, how) !=
+		    n / lay.nr * lay.nr)
+			ret = 1;
+#ifndef BENCH_NO_FIND_RANGE
+	} else if (!strcmp(op, "iterate_range")) {
+		/* At least n ranges: whole passes, NULL ranges too. */
+		res = layout_ranges(&lay, false);
+		res = (n + res - 1) / res;
+		arg = NULL;
+		if (bench_loop_iterate_range(&mt, &lay, res, false) !=
+		    res * layout_ranges(&lay, false))
+			ret = 1;
+#endif
 	} else {
 		die("unknown --ops %s (mtree_load, mas_walk, overwrite, "
-		    "iterate, empty_area_rev, mmap_cycle, brk_cycle, "
+		    "iterate, iterate_next, iterate_rev, iterate_prev, "
+		    "iterate_range, empty_area_rev, mmap_cycle, brk_cycle, "
 		    "overwrite_gfp, mmap_cycle_gfp, brk_cycle_gfp)", op);
 	}
 	if (!ret)
@@ -2432,6 +2529,8 @@ static void usage(void)
 "                     files, shown (against --base) and written as the\n"
 "                     JSON of one run\n"
 "  --no-json          do not write a JSON file\n"
+"  --reads-only       only the reads: lookups, iteration, mt_find and\n"
+"                     the gap search (for work on the read side)\n"
 "  --ops NAME --count N [--size S]\n"
 "                     run N operations NAME (mtree_load, mas_walk,\n"
 "                     overwrite, iterate, empty_area_rev, mmap_cycle,\n"
@@ -2551,6 +2650,8 @@ static void parse_args(int argc, char **argv)
 			opts.out_dir = v;
 		} else if (!strcmp(a, "--no-json")) {
 			opts.no_json = true;
+		} else if (!strcmp(a, "--reads-only")) {
+			opts.reads_only = true;
 		} else if (!strcmp(a, "--merge")) {
 			opts.merge = argv + i + 1;
 			opts.nr_merge = argc - i - 1;
@@ -2693,8 +2794,10 @@ int main(int argc, char **argv)
 			bench_size(opts.sizes[s], clock_ns);
 		for (s = 0; s < opts.nr_gap_sizes; s++)
 			bench_gap(opts.gap_sizes[s]);
-		bench_vma();
-		bench_rcu();
+		if (!opts.reads_only) {
+			bench_vma();
+			bench_rcu();
+		}
 	}
 	if (opts.callgrind)
 		bench_callgrind();
