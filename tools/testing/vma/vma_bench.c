@@ -247,6 +247,14 @@ static int build_process(const struct vma_bench_ops *ops, void *mm, bool heap)
 
 /* ---- the robot's workloads: fixed time, ops/s per task ---- */
 
+/*
+ * A task's state is written on every iteration (rng, a), so each task has
+ * cache lines of its own: two tasks in one line, or in the adjacent line
+ * that the CPU fetches in pairs, would add a line transfer to every
+ * operation of both, which will-it-scale's tasks do not pay.
+ */
+#define TASK_ALIGN	128
+
 struct task {
 	const struct vma_bench_ops *ops;
 	const struct robot_wl *wl;
@@ -257,7 +265,7 @@ struct task {
 	double t_end;
 	int err;
 	pthread_t thread;
-};
+} __attribute__((aligned(TASK_ALIGN)));
 
 #define MODE_P1		0x1	/* process mode, 1 task */
 #define MODE_PN		0x2	/* process mode, nr_tasks_n tasks */
@@ -461,17 +469,18 @@ static void *task_main(void *arg)
 {
 	struct task *t = arg;
 	unsigned long n = 0;
-	int i;
+	int i, err = 0;
 
-	for (i = 0; i < WARM_ITERS && !t->err; i++)
-		t->err = t->wl->iter(t);
+	for (i = 0; i < WARM_ITERS && !err; i++)
+		err = t->wl->iter(t);
 	__atomic_add_fetch(&bench_ready, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&bench_go, __ATOMIC_ACQUIRE))
 		sched_yield();
-	while (!t->err && !__atomic_load_n(&bench_stop, __ATOMIC_RELAXED)) {
-		t->err = t->wl->iter(t);
+	while (!err && !__atomic_load_n(&bench_stop, __ATOMIC_RELAXED)) {
+		err = t->wl->iter(t);
 		n++;
 	}
+	t->err = err;
 	t->t_end = now_ns();
 	t->done = n * t->wl->ops_per_iter;
 	return NULL;
