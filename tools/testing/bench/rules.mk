@@ -300,11 +300,12 @@ define vma_upstream_version
 $(VMA_OBJ)/bench-upstream-$(1)/upstream/maple_tree.o: \
 		$(BUILD)/upstream-$(1)/stamp \
 		$$(wildcard $$(BENCH_DIR)/upstream/*.h \
-			    $$(BENCH_DIR)/upstream/include/trace/events/*.h)
+			    $$(BENCH_DIR)/upstream/include/trace/events/*.h \
+			    tools/include/linux/*.h)
 	$$(call msg,CC [upstream-$(1)],$(BUILD)/upstream-$(1)/lib/maple_tree.c)
 	$$(Q)mkdir -p $$(@D)
 	$$(Q)$$(call upstream_cc,$(1)) $$(filter -m%,$$(SANFLAGS) $$(CFLAGS)) \
-		-c $(BUILD)/upstream-$(1)/lib/maple_tree.c -o $$@
+		$$(DEPFLAGS) -c $(BUILD)/upstream-$(1)/lib/maple_tree.c -o $$@
 
 $(VMA_OBJ)/bench-upstream-$(1)/%.o: %.c $(BUILD)/upstream-$(1)/stamp \
 		$$(BENCH_DIR)/upstream/mm_compat-$(1).h $$(FLAGS_FILE)
@@ -324,7 +325,10 @@ $(VMA_OBJ)/vma-bench-upstream-$(1).o: \
 	$$(Q)objcopy $$(VMA_KEEP_GLOBAL) -G vma_bench_ops_$$(VMA_UP_SYM_$(1)) \
 		$$@.tmp $$@ && rm -f $$@.tmp
 
--include $(addprefix $(VMA_OBJ)/bench-upstream-$(1)/,$(VMA_UP_MM_SRCS:.c=.d))
+# Linux's file is built on our stand-ins (tools/include): a change to one
+# must rebuild it, or its structs and ours disagree.
+-include $(addprefix $(VMA_OBJ)/bench-upstream-$(1)/,$(VMA_UP_MM_SRCS:.c=.d) \
+			upstream/maple_tree.d)
 endef
 $(foreach v,$(UPSTREAM_VERSIONS),$(eval $(call vma_upstream_version,$(v))))
 
