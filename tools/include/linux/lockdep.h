@@ -10,8 +10,11 @@
  *  - every lock type (spinlock_t, struct mutex, struct rw_semaphore) embeds
  *    a struct lockdep_map named dep_map;
  *  - an exclusive holder stores its thread token in dep_map.owner;
- *  - a shared (read) holder is remembered on a small per-thread stack, and
- *    dep_map.readers counts them so the common "not held" answer is quick.
+ *  - a shared (read) holder is remembered on a small per-thread stack; a
+ *    thread that holds nothing for read answers "not held" from its own
+ *    count, without looking at the lock.  Nothing in the lock is written
+ *    for a shared hold: readers on other CPUs share only the lock's own
+ *    word, as with a kernel rwsem built without lockdep.
  *
  * Taking an exclusive lock the thread already owns, or releasing one it does
  * not own, is a BUG() (it would otherwise deadlock or corrupt silently).
@@ -31,8 +34,10 @@ struct lock_class_key {
 struct lockdep_map {
 	const char *name;
 	void *owner;		/* exclusive holder's thread token, or NULL */
-	int readers;		/* number of shared holds outstanding */
 };
+
+/* How many shared holds the calling thread has (tools/lib/locks.c). */
+extern __thread unsigned int __lockdep_nr_read_held;
 
 #define STATIC_LOCKDEP_MAP_INIT(_name, _key)	{ .name = (_name) }
 
@@ -83,7 +88,7 @@ static inline int lock_is_held_type(const struct lockdep_map *map, int read)
 	if (read != 1 &&
 	    __atomic_load_n(&map->owner, __ATOMIC_RELAXED) == __lockdep_self())
 		return 1;
-	if (read == 0 || !__atomic_load_n(&map->readers, __ATOMIC_RELAXED))
+	if (read == 0 || !__lockdep_nr_read_held)
 		return 0;
 	return __lock_is_read_held(map);
 }
@@ -114,7 +119,6 @@ static inline int lock_is_held(const struct lockdep_map *map)
 	do {								\
 		(map)->name = (n);					\
 		(map)->owner = NULL;					\
-		(map)->readers = 0;					\
 	} while (0)
 #define lockdep_set_class(lock, key)			do { } while (0)
 #define lockdep_set_class_and_name(lock, key, n)	do { } while (0)

@@ -124,11 +124,18 @@ static inline void downgrade_write(struct rw_semaphore *sem)
 	down_read(sem);
 }
 
-/* True if anyone holds the rwsem in any mode (racy by nature). */
+/*
+ * True if anyone holds the rwsem in any mode (racy by nature).  Shared
+ * holds are not counted in the lock (see <linux/lockdep.h>), so the rwlock
+ * itself is asked: a write try fails while anyone holds it.
+ */
 static inline int rwsem_is_locked(struct rw_semaphore *sem)
 {
-	return __atomic_load_n(&sem->dep_map.owner, __ATOMIC_RELAXED) ||
-	       __atomic_load_n(&sem->dep_map.readers, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&sem->dep_map.owner, __ATOMIC_RELAXED) ||
+	    pthread_rwlock_trywrlock(&sem->lock))
+		return 1;
+	pthread_rwlock_unlock(&sem->lock);
+	return 0;
 }
 
 #define rwsem_is_contended(sem)		0
