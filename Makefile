@@ -337,13 +337,18 @@ check-asan:
 # The same suites built for 32-bit x86 (-m32): unsigned long of 32 bits,
 # leaves of 32 slots, as on every 32-bit architecture Linux runs on.  Needs
 # Debian's gcc-multilib and the i386 liburcu (multiarch), installed when
-# run as root.
+# run as root, and a kernel that runs 32-bit programs: where it does not,
+# scripts/run32-setup.sh runs them under qemu-user instead.
 DEPS_32_PKGS	:= gcc-multilib liburcu-dev:i386
 deps-32:
 	$(call install_pkgs,$(DEPS_32_PKGS),dpkg --add-architecture i386 &&)
+	@scripts/run32-setup.sh
 
+# 64-bit file offsets: a directory on a 64-bit host's file system may hand
+# out entry offsets beyond 32 bits, which 32-bit readdir() cannot return.
 check-32: deps-32
-	@$(MAKE) --no-print-directory BUILD=$(BUILD)/m32 SANFLAGS=-m32 check
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/m32 \
+		SANFLAGS="-m32 -D_FILE_OFFSET_BITS=64" check
 
 # tsan.supp names the one race TSan sees inside liburcu itself (see there).
 check-tsan:
