@@ -273,24 +273,13 @@ fork-bench: kernel-deps
 
 # ---- checks ----------------------------------------------------------------
 
-# Install missing Debian packages ($(1)) when root, after the command
-# $(2) (for example adding a dpkg architecture); otherwise say what to run.
+# Install the missing Debian packages of $(1) (scripts/apt-install.sh: as
+# root it installs them, retrying a mirror caught mid-sync; otherwise it
+# says what to run); $(2) are its options (--arch i386).  Where there is
+# no dpkg there is nothing to check.
 define install_pkgs
 	@command -v dpkg-query >/dev/null 2>&1 || exit 0; \
-	missing=; \
-	for p in $(1); do \
-		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | \
-			grep -q 'install ok installed' || missing="$$missing $$p"; \
-	done; \
-	[ -z "$$missing" ] && exit 0; \
-	if [ "$$(id -u)" = 0 ]; then \
-		echo "installing:$$missing"; \
-		$(2) apt-get update -qq && apt-get install -y -qq$$missing >/dev/null; \
-	else \
-		echo "missing Debian packages:$$missing"; \
-		echo "run: $(if $(2),sudo $(2) )sudo apt-get update && sudo apt-get install -y$$missing"; \
-		exit 1; \
-	fi
+	scripts/apt-install.sh $(2) $(1)
 endef
 
 deps:
@@ -341,7 +330,7 @@ check-asan:
 # scripts/run32-setup.sh runs them under qemu-user instead.
 DEPS_32_PKGS	:= gcc-multilib liburcu-dev:i386
 deps-32:
-	$(call install_pkgs,$(DEPS_32_PKGS),dpkg --add-architecture i386 &&)
+	$(call install_pkgs,$(DEPS_32_PKGS),--arch i386)
 	@scripts/run32-setup.sh
 
 # 64-bit file offsets: a directory on a 64-bit host's file system may hand

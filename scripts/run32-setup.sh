@@ -34,15 +34,8 @@ if [ "$(id -u)" != 0 ]; then
 	     "binfmt_misc on $MISC and register $QEMU for i386 ELF" >&2
 	exit 1
 fi
-if [ ! -x "$QEMU" ]; then
-	export DEBIAN_FRONTEND=noninteractive
-	# The package lists may be missing or old on a fresh machine.
-	apt-get install -y -qq --no-install-recommends qemu-user-static \
-		>/dev/null 2>&1 ||
-	{ apt-get update -qq &&
-	  apt-get install -y -qq --no-install-recommends qemu-user-static \
-		>/dev/null; }
-fi
+[ -x "$QEMU" ] ||
+	"$(dirname "$0")/apt-install.sh" --no-recommends qemu-user-static || exit 1
 [ -e "$MISC/register" ] || mount -t binfmt_misc binfmt_misc "$MISC"
 if [ ! -e "$MISC/$NAME" ]; then
 	# An ELF file: 32-bit, little-endian, version 1 (bytes 4-6), any

@@ -230,8 +230,7 @@ $(foreach v,$(UPSTREAM_VERSIONS),$(eval $(call upstream_version,$(v))))
 upstream_ready = { [ -f $(UPSTREAM_TARBALL_$(2)) ] || \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		echo "$(1): installing linux-source-$(2)"; \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-			linux-source-$(2) >/dev/null 2>&1; \
+		scripts/apt-install.sh linux-source-$(2) >/dev/null 2>&1; \
 		[ -f $(UPSTREAM_TARBALL_$(2)) ] || \
 		{ echo "$(1): still no $(UPSTREAM_TARBALL_$(2)), so no" \
 		       "Linux $(2) column"; false; }; \

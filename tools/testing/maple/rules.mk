@@ -115,9 +115,7 @@ $(FUZZ_COVER_DIR)/fuzz_maple: $(FUZZ_TRACED) $(FUZZ_ORACLE) $(FUZZ_HDRS) | deps-
 
 .PHONY: fuzz-cover
 fuzz-cover: $(FUZZ_COVER_DIR)/fuzz_maple
-	@command -v llvm-cov >/dev/null || { [ "$$(id -u)" = 0 ] && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -q llvm \
-		>/dev/null; } || { echo "fuzz-cover: needs llvm-cov (apt-get install llvm)"; exit 1; }
+	@command -v llvm-cov >/dev/null || scripts/apt-install.sh llvm
 	@corpus=$(FUZZ_CORPUS); [ -d $$corpus ] || corpus=$(FUZZ_REGRESS); \
 	LLVM_PROFILE_FILE=$(FUZZ_COVER_DIR)/run.profraw \
 		$(FUZZ_COVER_DIR)/fuzz_maple -runs=0 -detect_leaks=0 $$corpus \
