@@ -14,7 +14,9 @@
  *
  * The child sends its result down a pipe; the parent prints the "ok" line.
  * The last line printed is "N passed, M failed" (", K skipped" if K > 0),
- * counting cases, and the exit status is 1 if any case failed.
+ * counting cases, and the exit status is 1 if any case failed.  A filter
+ * that matches no case is a mistake, not an empty pass: the runner names
+ * it on stderr and exits 2 (after the summary line, for both.sh).
  *
  * Environment:
  *   KTEST_FILTER=glob[.glob][,...]  run only matching suites (and cases)
@@ -415,8 +417,6 @@ int main(int argc, char **argv)
 			nr_suites++;
 
 	printf("KTAP version 1\n1..%u\n", nr_suites);
-	if (!nr_suites && nr_filters)
-		printf("# no test case matches the filter\n");
 
 	for_each_suite(set, i, suite) {
 		unsigned int nr_cases = count_cases(suite), case_no = 0;
@@ -473,5 +473,12 @@ int main(int argc, char **argv)
 	else
 		printf("%u passed, %u failed\n", passed, failed);
 	fflush(stdout);
+	if (!nr_suites && nr_filters) {
+		fprintf(stderr, "%s: no test case matches the filter:", argv[0]);
+		for (i = 0; i < nr_filters; i++)
+			fprintf(stderr, " '%s'", filters[i]);
+		fprintf(stderr, " (--list names them)\n");
+		return 2;
+	}
 	return failed ? 1 : 0;
 }
