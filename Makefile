@@ -48,8 +48,20 @@ WARNINGS	:= -Wall -Wextra
 ifeq ($(WERROR),1)
 WARNINGS	+= -Werror
 endif
+# Which kernel's maple tree interface the userspace build speaks
+# (MT_API_612 in include/linux/maple_tree.h): KVER=6.1, the default, or
+# KVER=6.12.  "make check" also builds and runs the tree's suites for the
+# other one (in $(BUILD)/api-6.12).
+KVER		?= 6.1
+ifeq ($(KVER),6.12)
+API_DEFS	:= -DMT_API_612=1
+else ifeq ($(KVER),6.1)
+API_DEFS	:= -DMT_API_612=0
+else
+$(error KVER=$(KVER): the tree speaks Linux 6.1's or 6.12's interface)
+endif
 # Kernel headers first (include/), then the userspace stand-ins.
-INCLUDES	:= -Iinclude -Itools/include
+INCLUDES	:= -Iinclude -Itools/include $(API_DEFS)
 BASE_CFLAGS	:= -std=gnu11 -fno-strict-aliasing $(WARNINGS)
 DEPFLAGS	= -MMD -MP
 # Extra flags of a sanitizer build (set by check-asan/check-tsan).
@@ -208,7 +220,7 @@ Cflags: $(5)
 Libs: $${libdir}/libmaple$(4).a -lurcu-memb -lpthread
 endef
 
-TREE_CFLAGS	:= -I$${prefix}/include -I$${prefix}/tools/include
+TREE_CFLAGS	:= -I$${prefix}/include -I$${prefix}/tools/include $(API_DEFS)
 
 $(BUILD)/maple.pc: Makefile
 	$(call msg,GEN,$@)
@@ -220,10 +232,10 @@ $(BUILD)/maple-debug.pc: Makefile
 
 # The installed flavour points into $(PREFIX); regenerated on every install.
 $(BUILD)/install/maple.pc: FORCE
-	$(shell mkdir -p $(@D))$(file >$@,$(call pc_file,$(PREFIX),$${prefix}/include/maple,$${prefix}/lib,,-I$${includedir}))
+	$(shell mkdir -p $(@D))$(file >$@,$(call pc_file,$(PREFIX),$${prefix}/include/maple,$${prefix}/lib,,-I$${includedir} $(API_DEFS)))
 
 $(BUILD)/install/maple-debug.pc: FORCE
-	$(shell mkdir -p $(@D))$(file >$@,$(call pc_file,$(PREFIX),$${prefix}/include/maple,$${prefix}/lib,-debug,-I$${includedir} $(DEBUG_DEFS)))
+	$(shell mkdir -p $(@D))$(file >$@,$(call pc_file,$(PREFIX),$${prefix}/include/maple,$${prefix}/lib,-debug,-I$${includedir} $(API_DEFS) $(DEBUG_DEFS)))
 
 install: $(LIBS) $(BUILD)/install/maple.pc $(BUILD)/install/maple-debug.pc
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/maple
@@ -313,14 +325,27 @@ outside-check: $(OUTSIDE_PROG)
 # Build in a sub-make so the package check really comes first, then run.
 # Every line is silent so the runner's summary is the last line on stdout
 # (when a test fails, GNU make still adds its "*** Error" line on stderr).
+# With API612=1 (the default of a plain make check) the tree's suites also
+# run built for Linux 6.12's interface, first; the last line then counts
+# both runs (tools/testing/harness/both.sh).  The sanitizer and 32-bit
+# runs leave that second interface to make check.
+API612		?= 1
+API612_BUILD	:= $(BUILD)/api-6.12
 check: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory -s outside-check
 	$(CHECK_PRE)
+ifeq ($(API612)$(KVER),16.1)
+	@$(MAKE) --no-print-directory -s BUILD=$(API612_BUILD) KVER=6.12 \
+		VMA_TEST_BLOBS= tests
+	@tools/testing/harness/both.sh "Linux 6.12 interface" \
+		$(API612_BUILD)/maple-test -- $(BUILD)/maple-test
+else
 	@$(BUILD)/maple-test
+endif
 
 check-asan:
-	@$(MAKE) --no-print-directory BUILD=$(BUILD)/asan \
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/asan API612=0 \
 		SANFLAGS="$(ASAN_FLAGS)" check
 
 # The same suites built for 32-bit x86 (-m32): unsigned long of 32 bits,
@@ -336,13 +361,13 @@ deps-32:
 # 64-bit file offsets: a directory on a 64-bit host's file system may hand
 # out entry offsets beyond 32 bits, which 32-bit readdir() cannot return.
 check-32: deps-32
-	@$(MAKE) --no-print-directory BUILD=$(BUILD)/m32 \
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/m32 API612=0 \
 		SANFLAGS="-m32 -D_FILE_OFFSET_BITS=64" check
 
 # tsan.supp names the one race TSan sees inside liburcu itself (see there).
 check-tsan:
 	@TSAN_OPTIONS="suppressions=$(CURDIR)/tools/testing/maple/tsan.supp $$TSAN_OPTIONS" \
-		$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan \
+		$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan API612=0 \
 		SANFLAGS="$(TSAN_FLAGS)" check
 
 clean:

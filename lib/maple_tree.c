@@ -47,22 +47,18 @@
  * destruction; duplication; validation and dump.
  */
 
+/*
+ * Only the headers Linux's own tree includes: Linux's userspace
+ * harness (tools/testing/shared) builds this file on its stand-ins for
+ * exactly these, and in a kernel they bring in the rest.
+ */
 #include <linux/maple_tree.h>
 #include <linux/xarray.h>
 #include <linux/types.h>
 #include <linux/export.h>
 #include <linux/slab.h>
 #include <linux/limits.h>
-#include <linux/string.h>
-#include <linux/bug.h>
-#include <linux/printk.h>
-#include <linux/gfp.h>
-#include <linux/err.h>
-#include <linux/atomic.h>
-#include <linux/init.h>
-#include <linux/build_bug.h>
-#include <linux/stddef.h>
-#include <linux/rcupdate.h>
+#include <asm/barrier.h>
 
 /* ------------------------------------------------------------------------
  * Node encoding
@@ -233,6 +229,16 @@ static inline void *mt_slot_locked(struct maple_tree *mt, void __rcu **slots,
 				   unsigned char offset)
 {
 	return rcu_dereference_protected(slots[offset], mt_locked(mt));
+}
+
+/*
+ * Whether a slot holds anything, for a caller that does not follow the
+ * pointer (what rcu_access_pointer() is for, which Linux's userspace
+ * harness lacks): no lock or read-side section is needed for that.
+ */
+static inline bool mt_slot_used(void __rcu **slots, unsigned char offset)
+{
+	return rcu_dereference_raw(slots[offset]) != NULL;
 }
 
 /* Parent words: the parent's address, the slot we hang from, or the tree. */
@@ -655,6 +661,81 @@ void mas_destroy(struct ma_state *mas)
 }
 EXPORT_SYMBOL_GPL(mas_destroy);
 
+/*
+ * Where a walk stands, in either kernel's interface (see MT_API_612 in
+ * <linux/maple_tree.h>): 6.1 keeps it in mas->node, a node or a MAS_*
+ * sentinel; 6.12 in mas->status, with mas->node meaningful only while the
+ * status is ma_active (callers set the status alone).  Everything below
+ * asks and sets it through these helpers.
+ */
+#if MT_API_612
+static inline void mas_set_status(struct ma_state *mas,
+				  enum maple_status status)
+{
+	mas->status = status;
+	mas->node = NULL;
+}
+
+#define mas_set_start(mas)	mas_set_status(mas, ma_start)
+#define mas_set_none(mas)	mas_set_status(mas, ma_none)
+#define mas_set_ptr(mas)	mas_set_status(mas, ma_root)
+#define mas_set_paused(mas)	mas_set_status(mas, ma_pause)
+
+static inline void mas_set_node(struct ma_state *mas, struct maple_enode *enode)
+{
+	mas->status = ma_active;
+	mas->node = enode;
+}
+
+static inline void mas_set_err(struct ma_state *mas, long err)
+{
+	mas->status = ma_error;
+	mas->node = MA_ERROR(err);
+}
+
+static inline bool mas_is_start(const struct ma_state *mas)
+{
+	return mas->status == ma_start;
+}
+
+static inline bool mas_is_ptr(const struct ma_state *mas)
+{
+	return mas->status == ma_root;
+}
+
+static inline bool mas_is_overflow(const struct ma_state *mas)
+{
+	return mas->status == ma_overflow;
+}
+
+static inline bool mas_is_underflow(const struct ma_state *mas)
+{
+	return mas->status == ma_underflow;
+}
+
+/*
+ * A search that starts on a range at (or past) its limit, @at_limit: in
+ * 6.12 it ends there in @status, ma_overflow or ma_underflow.
+ */
+static inline bool mas_find_at_limit(struct ma_state *mas, bool at_limit,
+				     enum maple_status status)
+{
+	if (!at_limit)
+		return false;
+	mas_set_status(mas, status);
+	return true;
+}
+#else
+static inline void mas_set_node(struct ma_state *mas, struct maple_enode *enode)
+{
+	mas->node = enode;
+}
+
+#define mas_set_start(mas)	mas_set_node(mas, MAS_START)
+#define mas_set_none(mas)	mas_set_node(mas, MAS_NONE)
+#define mas_set_ptr(mas)	mas_set_node(mas, MAS_ROOT)
+#define mas_set_paused(mas)	mas_set_node(mas, MAS_PAUSE)
+
 static inline void mas_set_err(struct ma_state *mas, long err)
 {
 	mas->node = MA_ERROR(err);
@@ -682,11 +763,23 @@ static inline bool mas_is_ptr(const struct ma_state *mas)
 	return mas->node == MAS_ROOT;
 }
 
+/* 6.1's iterations end in MAS_NONE or on the last range instead. */
+#define mas_is_overflow(mas)	false
+#define mas_is_underflow(mas)	false
+#define mas_find_at_limit(mas, at_limit, status)	false
+
 /* Is mas->node a real node (as opposed to a MAS_* state or an error)? */
 static inline bool mas_is_active(const struct ma_state *mas)
 {
 	return (unsigned long)mas->node > MAPLE_RESERVED_RANGE &&
 		!xa_is_internal(mas->node);
+}
+#endif
+
+/* Did the last write fail for lack of memory? */
+static inline bool mas_is_nomem(struct ma_state *mas)
+{
+	return mas_is_err(mas) && mas->node == MA_ERROR(-ENOMEM);
 }
 
 /**
@@ -707,7 +800,7 @@ bool mas_nomem(struct ma_state *mas, gfp_t gfp)
 	unsigned long count;
 	int ret;
 
-	if (likely(mas->node != MA_ERROR(-ENOMEM))) {
+	if (likely(!mas_is_nomem(mas))) {
 		mas_destroy(mas);
 		return false;
 	}
@@ -728,7 +821,7 @@ bool mas_nomem(struct ma_state *mas, gfp_t gfp)
 	}
 	if (ret)
 		return false;
-	mas->node = MAS_START;
+	mas_set_start(mas);
 	return true;
 }
 EXPORT_SYMBOL_GPL(mas_nomem);
@@ -746,7 +839,8 @@ void __init maple_tree_init(void)
 	BUILD_BUG_ON(sizeof(struct maple_tree) >
 		     ALIGN(sizeof(spinlock_t), sizeof(void *)) +
 		     2 * sizeof(void *));
-	BUILD_BUG_ON(sizeof(struct ma_state) > 8 * sizeof(unsigned long));
+	BUILD_BUG_ON(sizeof(struct ma_state) >
+		     (MT_API_612 ? 9 : 8) * sizeof(unsigned long));
 	/*
 	 * mas_on_leaf() tells a leaf by its low byte alone: the MAS_* states
 	 * set bit 0 there and MA_ERROR() bit 1, a leaf neither.
@@ -827,7 +921,7 @@ static __always_inline bool mas_walk_bounds(struct ma_state *mas, void *root,
 	/* A boundary moved in place since the search. */
 	if (rcu && unlikely(index > hi || lo + 1 > index))
 		return false;
-	mas->node = enode;
+	mas_set_node(mas, enode);
 	mas->offset = p - pivots;
 	mas->min = below + 1;
 	mas->max = max;
@@ -854,13 +948,13 @@ retry:
 	root = mt_root_check(mt);
 	if (unlikely(!xa_is_node(root))) {
 		if (!root) {
-			mas->node = MAS_NONE;
+			mas_set_none(mas);
 			mas->index = 0;
 			mas->last = ULONG_MAX;
 			mas->offset = 0;
 			return NULL;
 		}
-		mas->node = MAS_ROOT;
+		mas_set_ptr(mas);
 		mas->min = 0;
 		mas->max = ULONG_MAX;
 		if (mas->index == 0) {
@@ -868,6 +962,9 @@ retry:
 			mas->offset = 0;
 			return root;
 		}
+		/* 6.12 tells a miss beside the root entry by ma_none. */
+		if (MT_API_612)
+			mas_set_none(mas);
 		mas->index = 1;
 		mas->last = ULONG_MAX;
 		mas->offset = 1;
@@ -1083,7 +1180,7 @@ static __always_inline bool mas_next_leaf(struct ma_state *mas, void **found)
 				break;
 			if (hi < max)
 				return false;
-		} else if (off + 1 == npiv && rcu_access_pointer(slots[npiv])) {
+		} else if (off + 1 == npiv && mt_slot_used(slots, npiv)) {
 			/* The last child of a full node ends where it does. */
 			if (!ma_node_bound(parent, ptype, true, &hi) ||
 			    hi <= max)
@@ -1114,7 +1211,7 @@ static __always_inline bool mas_next_leaf(struct ma_state *mas, void **found)
 	entry = mt_slot(mt, ma_slots(node, maple_leaf_64), 0);
 	if (unlikely(last <= max || last > hi) || ma_dead_node(node))
 		return false;
-	mas->node = next;
+	mas_set_node(mas, next);
 	mas->min = max + 1;
 	mas->max = hi;
 	mas->offset = 0;
@@ -1183,7 +1280,7 @@ static __always_inline bool mas_prev_leaf(struct ma_state *mas,
 	entry = mt_slot(mt, ma_slots(node, maple_leaf_64), off);
 	if (unlikely(first < lo || first >= min) || ma_dead_node(node))
 		return false;
-	mas->node = next;
+	mas_set_node(mas, next);
 	mas->min = lo;
 	mas->max = min - 1;
 	mas->offset = off;
@@ -1200,7 +1297,7 @@ static __always_inline bool mas_prev_leaf(struct ma_state *mas,
 static inline void mas_resume(struct ma_state *mas)
 {
 	if (!mas_is_active(mas) && !mas_is_ptr(mas))
-		mas->node = MAS_START;
+		mas_set_start(mas);
 }
 
 /* ------------------------------------------------------------------------
@@ -1348,15 +1445,77 @@ static noinline bool mas_backward_walk(struct ma_state *mas, unsigned long min,
 }
 
 /*
+ * How a forward iteration that found nothing up to @max ends; the state is
+ * on the last range it looked at, which started at or before @max.
+ *
+ * 6.1: at the end of the index space the state is MAS_NONE.  A search
+ * (@pause) stopped by @max on a range that reaches past it is paused at
+ * @max, so that a later search with a higher limit returns the rest of
+ * that range.
+ *
+ * 6.12: mas_next() and mas_next_range() end in ma_overflow, from which a
+ * call with a higher limit goes on (a tree without nodes: ma_none); the
+ * searches stay where they are, active.
+ */
+static void mas_forward_none(struct ma_state *mas,
+			     unsigned long __maybe_unused max, bool pause,
+			     unsigned long __maybe_unused from)
+{
+#if MT_API_612
+	if (pause)
+		return;
+	if (mas_is_active(mas))
+		mas_set_status(mas, ma_overflow);
+	else
+		mas_set_none(mas);
+#else
+	if (mas->last == ULONG_MAX) {
+		mas_set_none(mas);
+	} else if (pause && mas->index == from && mas->last > max &&
+		   (mas_is_active(mas) || mas_is_ptr(mas))) {
+		mas->last = max;
+		mas_set_paused(mas);
+	}
+#endif
+}
+
+/*
+ * How a backward iteration that found nothing down to @min ends; the
+ * state is on the last range it looked at.
+ *
+ * 6.1: at index 0 the state is MAS_NONE, and mas_prev() and
+ * mas_find_rev() (not @any) leave [0, 0].
+ *
+ * 6.12: ma_underflow, from which a call with a lower limit goes on; but a
+ * search (@search: mas_find_rev() and mas_find_range_rev()) that began on
+ * the root entry ends in ma_none, as does anything on a tree that has no
+ * entry.
+ */
+static void mas_backward_none(struct ma_state *mas, bool __maybe_unused any,
+			      bool __maybe_unused search)
+{
+#if MT_API_612
+	if (mas_is_active(mas) || (mas_is_ptr(mas) && !search))
+		mas_set_status(mas, ma_underflow);
+	else
+		mas_set_none(mas);
+#else
+	if (mas->index == 0) {
+		mas_set_none(mas);
+		if (!any)
+			mas->last = 0;
+	}
+#endif
+}
+
+/*
  * Move forward from the current range to the next one that starts at or
  * before @max; with @any, a NULL range counts too.  Leaves the state on the
  * current range and returns NULL when there is none.  Ranges that end at
  * or before the state's (a change moved them behind it) are passed over.
  *
- * With @pause (the searches: mas_find() and mas_find_range()), a search
- * stopped by @max on a range that reaches past it leaves the state paused
- * at @max, as in 6.1, so that a later search with a higher limit returns
- * the rest of that range.
+ * @pause marks the searches (mas_find() and mas_find_range()); see
+ * mas_forward_none() for how each interface ends one.
  */
 static noinline void *mas_forward(struct ma_state *mas, unsigned long max,
 				  bool any, bool pause)
@@ -1366,11 +1525,8 @@ static noinline void *mas_forward(struct ma_state *mas, unsigned long max,
 
 	for (;;) {
 		/* ULONG_MAX is at or past any @max. */
-		if (mas->last >= max) {
-			if (mas->last == ULONG_MAX)
-				mas->node = MAS_NONE;
+		if (mas->last >= max)
 			goto none;
-		}
 		if (unlikely(!mas_is_active(mas)))
 			goto walk;
 		if (mas->last < mas->max) {
@@ -1399,35 +1555,21 @@ walk:
 			return entry;
 	}
 none:
-	if (pause && mas->index == from && mas->last > max &&
-	    (mas_is_active(mas) || mas_is_ptr(mas))) {
-		mas->last = max;
-		mas->node = MAS_PAUSE;
-	}
+	mas_forward_none(mas, max, pause, from);
 	return NULL;
 }
 
 /* The mirror of mas_forward(): ranges that end at or after @min. */
 static noinline void *mas_backward(struct ma_state *mas, unsigned long min,
-				   bool any)
+				   bool any, bool search)
 {
 	unsigned long done = mas->index;
 	void *entry;
 
 	for (;;) {
 		/* 0 is at or below any @min. */
-		if (mas->index <= min) {
-			if (mas->index == 0) {
-				mas->node = MAS_NONE;
-				/*
-				 * As in 6.1, mas_prev() and mas_find_rev()
-				 * that run off the start leave [0, 0].
-				 */
-				if (!any)
-					mas->last = 0;
-			}
-			return NULL;
-		}
+		if (mas->index <= min)
+			goto none;
 		if (unlikely(!mas_is_active(mas)))
 			goto walk;
 		if (mas->index > mas->min) {
@@ -1435,7 +1577,7 @@ static noinline void *mas_backward(struct ma_state *mas, unsigned long min,
 			case MAS_RUN_FOUND:
 				return entry;
 			case MAS_RUN_LIMIT:
-				return NULL;
+				goto none;
 			case MAS_RUN_EDGE:
 				continue;
 			case MAS_RUN_DEAD:
@@ -1449,12 +1591,15 @@ static noinline void *mas_backward(struct ma_state *mas, unsigned long min,
 		}
 walk:
 		if (!mas_backward_walk(mas, min, any, &entry))
-			return NULL;
+			goto none;
 		if (unlikely(mas->index >= done))
 			continue;
 		if (entry || any)
 			return entry;
 	}
+none:
+	mas_backward_none(mas, any, search);
+	return NULL;
 }
 
 static __always_inline void *mas_find_common(struct ma_state *mas,
@@ -1463,13 +1608,16 @@ static __always_inline void *mas_find_common(struct ma_state *mas,
 	void *entry;
 
 	if (unlikely(!mas_is_active(mas))) {
-		if (mas_is_paused(mas)) {
+		/* 6.12: past the limit already, or on from where it stopped. */
+		if (mas_is_overflow(mas) && mas->last >= max)
+			return NULL;
+		if (mas_is_paused(mas) || mas_is_overflow(mas)) {
 			if (mas->last == ULONG_MAX) {
-				mas->node = MAS_NONE;
+				mas_set_none(mas);
 				return NULL;
 			}
 			mas->index = mas->last + 1;
-			mas->node = MAS_START;
+			mas_set_start(mas);
 		}
 		mas_resume(mas);
 		if (mas_is_start(mas)) {
@@ -1479,6 +1627,8 @@ static __always_inline void *mas_find_common(struct ma_state *mas,
 			if (entry || any)
 				return entry;
 		}
+	} else if (mas_find_at_limit(mas, mas->last >= max, ma_overflow)) {
+		return NULL;
 	}
 	return mas_forward(mas, max, any, true);
 }
@@ -1526,13 +1676,21 @@ static void *mas_find_rev_common(struct ma_state *mas,
 	void *entry;
 
 	if (unlikely(!mas_is_active(mas))) {
-		if (mas_is_paused(mas)) {
+		/* 6.12: below the limit already, or on from where it stopped. */
+		if ((mas_is_underflow(mas) || (MT_API_612 && mas_is_none(mas))) &&
+		    mas->index <= min) {
+			mas_set_none(mas);
+			return NULL;
+		}
+		/* 6.12: a walk beside the root entry left ma_none. */
+		if (mas_is_paused(mas) || mas_is_underflow(mas) ||
+		    (MT_API_612 && mas_is_none(mas))) {
 			if (mas->index == 0) {
-				mas->node = MAS_NONE;
+				mas_set_none(mas);
 				return NULL;
 			}
 			mas->index--;
-			mas->node = MAS_START;
+			mas_set_start(mas);
 		}
 		mas_resume(mas);
 		if (mas_is_start(mas)) {
@@ -1542,8 +1700,10 @@ static void *mas_find_rev_common(struct ma_state *mas,
 			if (entry || any)
 				return entry;
 		}
+	} else if (mas_find_at_limit(mas, mas->index <= min, ma_underflow)) {
+		return NULL;
 	}
-	return mas_backward(mas, min, any);
+	return mas_backward(mas, min, any, true);
 }
 
 /* mas_find_rev(), out of line: see <linux/maple_tree.h>. */
@@ -1587,7 +1747,7 @@ static void *mas_prev_common(struct ma_state *mas, unsigned long min, bool any)
 	mas_resume(mas);
 	if (mas_is_start(mas))
 		mas_leaf_walk(mas);
-	return mas_backward(mas, min, any);
+	return mas_backward(mas, min, any, false);
 }
 
 /* mas_prev(), out of line: see <linux/maple_tree.h>. */
@@ -1613,7 +1773,7 @@ EXPORT_SYMBOL_GPL(__mas_prev_range);
  */
 void mas_pause(struct ma_state *mas)
 {
-	mas->node = MAS_PAUSE;
+	mas_set_paused(mas);
 }
 EXPORT_SYMBOL_GPL(mas_pause);
 
@@ -1999,10 +2159,10 @@ static __always_inline int mas_empty_area_common(struct ma_state *mas,
 
 	if (!size || min > max)
 		return -EINVAL;
-	/* As in 6.1, a window smaller than @size just has no room. */
+	/* A window smaller than @size: no room in 6.1, bad input in 6.12. */
 	if (max - min < size - 1) {
-		mas_set_err(mas, -EBUSY);
-		return -EBUSY;
+		mas_set_err(mas, MT_API_612 ? -EINVAL : -EBUSY);
+		return MT_API_612 ? -EINVAL : -EBUSY;
 	}
 
 	do {
@@ -2025,7 +2185,7 @@ static __always_inline int mas_empty_area_common(struct ma_state *mas,
 	}
 	mas->index = gs.found;
 	mas->last = gs.found + size - 1;
-	mas->node = MAS_START;
+	mas_set_start(mas);
 	return 0;
 }
 
@@ -2313,7 +2473,7 @@ static unsigned long mt_leaf_gap(void __rcu **slots, const unsigned long *pivots
 	for (i = 0; i <= end; i++) {
 		unsigned long last = ma_pivot_max(pivots, type, i, max);
 
-		if (!rcu_access_pointer(slots[i]) && last - first + 1 > gap)
+		if (!mt_slot_used(slots, i) && last - first + 1 > gap)
 			gap = last - first + 1;
 		first = last + 1;
 	}
@@ -3141,7 +3301,7 @@ static noinline struct maple_node *mas_wr_descend(struct ma_state *mas)
  * since, on a leaf that holds mas->index.  Under the tree lock, with no
  * write in between (the contract of mas_preallocate()), that leaf is live.
  */
-static __always_inline bool mas_wr_at_leaf(const struct ma_state *mas)
+static __always_inline bool mas_wr_at_leaf(struct ma_state *mas)
 {
 	return (mas->mas_flags & MA_STATE_LEAF_WALKED) &&
 	       mas_is_active(mas) && mte_is_leaf(mas->node) &&
@@ -3162,7 +3322,7 @@ static __always_inline bool mas_wr_to_leaf(struct ma_state *mas)
 		node = mas_wr_descend(mas);
 		if (!node)
 			return false;
-		mas->node = mt_mk_node(node, maple_leaf_64);
+		mas_set_node(mas, mt_mk_node(node, maple_leaf_64));
 	}
 	/*
 	 * Found again even in the leaf the state stands on: the caller may
@@ -4032,7 +4192,7 @@ static __always_inline void *mas_wr_slot_store(struct ma_state *mas,
 
 	content = mt_slot_locked(mas->tree, slots, at);
 	rcu_assign_pointer(slots[at], entry);
-	mas->node = MAS_PAUSE;
+	mas_set_paused(mas);
 	if (!content != !entry) {
 		size = mas->last - mas->index + 1;
 		mt_leaf_gap_changed(mas->tree, node, min, max,
@@ -4064,7 +4224,7 @@ static __always_inline void *mas_wr_move_store(struct ma_state *mas,
 		mas->last = s->next_hi;
 	}
 	mt_seam_move(mas->tree, node, mas->min, mas->max, at, s, piv);
-	mas->node = MAS_PAUSE;
+	mas_set_paused(mas);
 	return content;
 }
 
@@ -4181,7 +4341,7 @@ static noinline void *mas_wr_store_slow(struct ma_state *mas, void *entry)
 	mt_wr_run(&wr);
 	mas->index = wr.index;
 	mas->last = wr.last;
-	mas->node = MAS_PAUSE;
+	mas_set_paused(mas);
 	return wr.content;
 }
 
@@ -4216,7 +4376,7 @@ static noinline void *mas_wr_leaf(struct ma_state *mas, void *entry)
 	mt_leaf_commit(mt, &lw, new);
 	mas->index = lw.first;
 	mas->last = lw.last;
-	mas->node = MAS_PAUSE;
+	mas_set_paused(mas);
 	return lw.p.content;
 }
 
@@ -4322,7 +4482,7 @@ void *mas_erase(struct ma_state *mas)
 {
 	void *entry;
 
-	mas->node = MAS_START;
+	mas_set_start(mas);
 	entry = mas_leaf_walk(mas);
 	if (!entry)
 		return NULL;
@@ -4532,7 +4692,7 @@ int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
 	kind = mas_wr_kind(mas, entry, &plan);
 	if (kind == MT_STORE_REBUILD) {
 		mas->mas_flags &= ~MA_STATE_LEAF_WALKED;
-		mas->node = MAS_START;
+		mas_set_start(mas);
 		nodes = mas_plan_nodes(mas, entry);
 	} else {
 		/* The leaf, the kind and its slot, for the store. */
@@ -4711,6 +4871,94 @@ int mtree_alloc_rrange(struct maple_tree *mt, unsigned long *startp,
 				  true);
 }
 EXPORT_SYMBOL(mtree_alloc_rrange);
+
+#if MT_API_612
+/**
+ * mas_alloc_cyclic() - Store @entry at the first free index from *@next.
+ * @mas: Maple Tree operation state, on a tree with MT_FLAGS_ALLOC_RANGE.
+ * @startp: Out: the index used.
+ * @entry: The entry.
+ * @range_lo: Lowest index that may be used.
+ * @range_hi: Highest index that may be used.
+ * @next: In: where the search starts; out: one past the index used.
+ * @gfp: Allocation flags.
+ *
+ * The search runs from *@next (or @range_lo, if higher) to @range_hi, then
+ * from @range_lo: a cyclic ID allocator.  When *@next wraps past ULONG_MAX,
+ * the tree remembers it (MT_FLAGS_ALLOC_WRAPPED) and the next allocation
+ * reports the wrap.  The caller holds the tree lock; with a blocking @gfp
+ * it may be dropped for an allocation.  On success mas->index and
+ * mas->last are the index used.
+ *
+ * Return: 0, or 1 if the search wrapped to @range_lo; -EBUSY if no index
+ * is free, -EINVAL for a tree without MT_FLAGS_ALLOC_RANGE, a reserved
+ * entry or @range_lo > @range_hi, -ENOMEM.
+ */
+int mas_alloc_cyclic(struct ma_state *mas, unsigned long *startp,
+		     void *entry, unsigned long range_lo, unsigned long range_hi,
+		     unsigned long *next, gfp_t gfp)
+{
+	struct maple_tree *mt = mas->tree;
+	unsigned long from = max(*next, range_lo);
+	bool wrapped = false;
+	int ret;
+
+	if (!mt_is_alloc(mt) || mt_is_reserved(entry) || range_lo > range_hi)
+		return -EINVAL;
+	ret = from > range_hi ? -EBUSY :
+	      mas_empty_area(mas, from, range_hi, 1);
+	if (ret && from > range_lo) {
+		mas_reset(mas);
+		ret = mas_empty_area(mas, range_lo, min(from - 1, range_hi), 1);
+		wrapped = true;
+	}
+	if (ret)
+		return -EBUSY;
+	ret = mas_store_gfp(mas, entry, gfp);
+	if (ret)
+		return ret;
+	*startp = mas->index;
+	if (mt->ma_flags & MT_FLAGS_ALLOC_WRAPPED) {
+		WRITE_ONCE(mt->ma_flags, mt->ma_flags & ~MT_FLAGS_ALLOC_WRAPPED);
+		wrapped = true;
+	}
+	*next = mas->index + 1;
+	if (!*next)
+		WRITE_ONCE(mt->ma_flags, mt->ma_flags | MT_FLAGS_ALLOC_WRAPPED);
+	return wrapped;
+}
+EXPORT_SYMBOL(mas_alloc_cyclic);
+
+/**
+ * mtree_alloc_cyclic() - Store @entry at the first free index from *@next.
+ * @mt: Maple tree with MT_FLAGS_ALLOC_RANGE.
+ * @startp: Out: the index used.
+ * @entry: The entry.
+ * @range_lo: Lowest index that may be used.
+ * @range_hi: Highest index that may be used.
+ * @next: In: where the search starts; out: one past the index used.
+ * @gfp: Allocation flags.
+ *
+ * Takes the tree lock; see mas_alloc_cyclic().
+ *
+ * Return: as mas_alloc_cyclic().
+ */
+int mtree_alloc_cyclic(struct maple_tree *mt, unsigned long *startp,
+		       void *entry, unsigned long range_lo,
+		       unsigned long range_hi, unsigned long *next, gfp_t gfp)
+{
+	MA_STATE(mas, mt, 0, 0);
+	int ret;
+
+	mtree_lock(mt);
+	ret = mas_alloc_cyclic(&mas, startp, entry, range_lo, range_hi, next,
+			       gfp);
+	mtree_unlock(mt);
+	mas_destroy(&mas);
+	return ret;
+}
+EXPORT_SYMBOL(mtree_alloc_cyclic);
+#endif
 
 /* ------------------------------------------------------------------------
  * Destruction
@@ -5001,7 +5249,7 @@ static unsigned long mt_check_node(struct mt_check *chk,
 			first = pivots[i] + 1;
 	}
 	for (i = end + 1; i < mt_slots[type]; i++)
-		if (rcu_access_pointer(slots[i]))
+		if (mt_slot_used(slots, i))
 			mt_check_fail(chk, node, "slot %u set past end %u",
 				      i, end);
 
@@ -5107,15 +5355,22 @@ EXPORT_SYMBOL_GPL(mt_validate_errors);
 void mt_validate(struct maple_tree *mt)
 {
 	if (mt_validate_errors(mt)) {
-		mt_dump(mt);
+		mt_dump_default(mt);
 		WARN_ON(1);
 	}
 }
 EXPORT_SYMBOL_GPL(mt_validate);
 
+/* Linux 6.12 prints either way; 6.1 printed indices in decimal. */
+#if MT_API_612
+#define MT_DUMP_HEX(format)	((format) == mt_dump_hex)
+#else
+#define MT_DUMP_HEX(format)	false
+#endif
+
 static void mt_dump_node(const struct maple_tree *mt,
 			 struct maple_enode *enode, unsigned int depth,
-			 unsigned long min, unsigned long max)
+			 unsigned long min, unsigned long max, bool hex)
 {
 	struct maple_node *node = mte_to_node(enode);
 	enum maple_type type = mte_node_type(enode);
@@ -5124,24 +5379,34 @@ static void mt_dump_node(const struct maple_tree *mt,
 	void __rcu **slots = ma_slots(node, type);
 	unsigned char end = ma_data_end(node, type, max);
 	unsigned long first = min;
+	const char *kind = ma_is_leaf(type) ? "leaf" :
+			   type == maple_arange_64 ? "arange" : "range";
 	unsigned char i;
 
-	pr_info("%*s%s %p [%lu, %lu] end %u\n", depth * 2, "",
-		ma_is_leaf(type) ? "leaf" :
-		type == maple_arange_64 ? "arange" : "range",
-		node, min, max, end);
+	if (hex)
+		pr_info("%*s%s %p [%lx, %lx] end %u\n", depth * 2, "", kind,
+			node, min, max, end);
+	else
+		pr_info("%*s%s %p [%lu, %lu] end %u\n", depth * 2, "", kind,
+			node, min, max, end);
 	for (i = 0; i <= end; i++) {
 		unsigned long last = ma_pivot_max(pivots, type, i, max);
 		void *slot = rcu_dereference_check(slots[i], true);
 
-		if (ma_is_leaf(type))
+		if (ma_is_leaf(type) && hex)
+			pr_info("%*s[%lx, %lx] %p\n", depth * 2 + 2, "",
+				first, last, slot);
+		else if (ma_is_leaf(type))
 			pr_info("%*s[%lu, %lu] %p\n", depth * 2 + 2, "",
 				first, last, slot);
+		else if (gaps && hex)
+			pr_info("%*s[%lx, %lx] gap %lx\n", depth * 2 + 2, "",
+				first, last, gaps[i]);
 		else if (gaps)
 			pr_info("%*s[%lu, %lu] gap %lu\n", depth * 2 + 2, "",
 				first, last, gaps[i]);
 		if (!ma_is_leaf(type) && slot)
-			mt_dump_node(mt, slot, depth + 1, first, last);
+			mt_dump_node(mt, slot, depth + 1, first, last, hex);
 		first = last + 1;
 	}
 }
@@ -5149,19 +5414,62 @@ static void mt_dump_node(const struct maple_tree *mt,
 /**
  * mt_dump() - Print the tree, one line per node and per range.
  * @mt: Maple tree.
+ * @format: (6.12) mt_dump_hex or mt_dump_dec for the indices.
  */
+#if MT_API_612
+void mt_dump(const struct maple_tree *mt, enum mt_dump_format format)
+#else
 void mt_dump(const struct maple_tree *mt)
+#endif
 {
 	void *root = rcu_dereference_check(mt->ma_root, true);
 
 	pr_info("maple_tree(%p) flags %X, height %u root %p\n", mt,
 		mt->ma_flags, mt_height(mt), root);
 	if (xa_is_node(root))
-		mt_dump_node(mt, mte_safe_root(root), 0, 0, ULONG_MAX);
+		mt_dump_node(mt, mte_safe_root(root), 0, 0, ULONG_MAX,
+			     MT_DUMP_HEX(format));
 	else if (root)
 		pr_info("  [0, 0] %p\n", root);
 }
 EXPORT_SYMBOL_GPL(mt_dump);
+
+#if MT_API_612
+/**
+ * mas_dump() - Print a maple state.
+ * @mas: Maple Tree operation state.
+ */
+void mas_dump(const struct ma_state *mas)
+{
+	static const char * const names[] = {
+		[ma_active] = "active", [ma_start] = "start",
+		[ma_root] = "root", [ma_none] = "none", [ma_pause] = "pause",
+		[ma_overflow] = "overflow", [ma_underflow] = "underflow",
+		[ma_error] = "error",
+	};
+	unsigned int status = mas->status;
+
+	pr_info("maple_state(%p) tree %p status %s node %p\n", mas, mas->tree,
+		status < ARRAY_SIZE(names) ? names[status] : "?", mas->node);
+	pr_info("  index %lx last %lx min %lx max %lx offset %u alloc %p\n",
+		mas->index, mas->last, mas->min, mas->max, mas->offset,
+		mas->alloc);
+}
+EXPORT_SYMBOL_GPL(mas_dump);
+
+/**
+ * mas_wr_dump() - Print a write state.
+ * @wr_mas: The write state.
+ *
+ * This tree plans writes in a state of its own (struct mt_wr) and never
+ * hands out a struct ma_wr_state, so there is nothing but its address.
+ */
+void mas_wr_dump(const struct ma_wr_state *wr_mas)
+{
+	pr_info("ma_wr_state(%p): not used by this tree\n", wr_mas);
+}
+EXPORT_SYMBOL_GPL(mas_wr_dump);
+#endif
 
 /**
  * mt_cache_shrink() - Give cached free nodes back (nothing to do here).

@@ -3,8 +3,9 @@
 #define _LINUX_MAPLE_TREE_H
 /*
  * Maple tree: an RCU-safe B-tree of non-overlapping inclusive ranges
- * [first, last] -> entry.  Interface compatible with Linux 6.1, plus the
- * later range iterators and whole-tree duplication.
+ * [first, last] -> entry.  Interface compatible with Linux 6.1 or with
+ * Linux 6.12 (see MT_API_612), plus the later range iterators and
+ * whole-tree duplication.
  *
  * Written for the maple project; see Documentation/core-api/maple_tree.rst.
  */
@@ -12,6 +13,30 @@
 #include <linux/kernel.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
+#include <linux/lockdep.h>
+#include <asm/barrier.h>
+
+/*
+ * MT_API_612: which kernel's interface this header declares.  0 is Linux
+ * 6.1's: the state of a walk is told by sentinel values of ma_state.node
+ * (MAS_START, MAS_NONE, ...).  1 is Linux 6.12's: ma_state.status holds an
+ * enum maple_status, the tree root is ordered lock, flags, root, and
+ * mas_next()/mas_prev() stop at a limit in ma_overflow/ma_underflow.
+ *
+ * A kernel build takes it from LINUX_VERSION_CODE, the one symbol every
+ * kernel (and every out-of-tree module build) has, so that the same two
+ * files drop into either tree unchanged.  Outside a kernel there is no
+ * trustworthy version (<linux/version.h> would be the C library's), so a
+ * userspace build says which it wants with -DMT_API_612=0 or 1; without
+ * it, the newest, which is what Linux 6.12's own userspace harness
+ * (tools/testing/shared) expects.
+ */
+#ifdef __KERNEL__
+#include <linux/version.h>
+#define MT_API_612	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0))
+#elif !defined(MT_API_612)
+#define MT_API_612	1
+#endif
 
 /*
  * Nodes are 256 bytes and 256-byte aligned, so an encoded node pointer
@@ -101,6 +126,8 @@ enum maple_type {
 #define MT_FLAGS_LOCK_IRQ	0x100
 #define MT_FLAGS_LOCK_BH	0x200
 #define MT_FLAGS_LOCK_EXTERN	0x300
+/* A cyclic allocation wrapped past its range's end (6.12). */
+#define MT_FLAGS_ALLOC_WRAPPED	0x0800
 
 #define MAPLE_HEIGHT_MAX	31
 
@@ -125,15 +152,27 @@ struct maple_node {
 	};
 };
 
+/*
+ * mt_on_stack() marks a tree with an external lock that only its builder
+ * sees (Linux 6.12's munmap gathers the removed VMAs in one): no lock is
+ * then asked for.
+ */
 #ifdef CONFIG_LOCKDEP
 typedef struct lockdep_map *lockdep_map_p;
-#define mt_lock_is_held(mt)	lock_is_held((mt)->ma_external_lock)
+#define mt_lock_is_held(mt)						\
+	(!(mt)->ma_external_lock || lock_is_held((mt)->ma_external_lock))
+#define mt_write_lock_is_held(mt)					\
+	(!(mt)->ma_external_lock ||					\
+	 lock_is_held_type((mt)->ma_external_lock, 0))
 #define mt_set_external_lock(mt, lock)					\
 	((mt)->ma_external_lock = &(lock)->dep_map)
+#define mt_on_stack(mt)		((mt).ma_external_lock = NULL)
 #else
 typedef struct { /* nothing */ } lockdep_map_p;
 #define mt_lock_is_held(mt)	1
+#define mt_write_lock_is_held(mt)	1
 #define mt_set_external_lock(mt, lock)	do { } while (0)
+#define mt_on_stack(mt)		do { } while (0)
 #endif
 
 /*
@@ -148,8 +187,14 @@ struct maple_tree {
 		spinlock_t	ma_lock;	/* serialises the writers */
 		lockdep_map_p	ma_external_lock;
 	};
+#if MT_API_612
+	/* 6.12's order: the flags fill the hole after a 4-byte lock. */
+	unsigned int	ma_flags;
+	void __rcu	*ma_root;
+#else
 	void __rcu	*ma_root;
 	unsigned int	ma_flags;
+#endif
 };
 
 /**
@@ -191,13 +236,42 @@ struct maple_tree {
  * @tree: the tree
  * @index, @last: the range being operated on; after a read, the bounds of
  *                the range that holds the returned entry
- * @node: the encoded node of @index, or one of the MAS_* states below
+ * @node: the encoded node of @index (6.1: or one of the MAS_* states below)
  * @min, @max: the range that @node covers
  * @alloc: nodes allocated for a pending write (or a request count)
- * @depth: unused, kept for the 6.1 layout (readers do not count levels)
+ * @status: (6.12) ma_active while @node is valid, else what the state is
+ * @depth: unused, kept for the kernels' layout (readers do not count levels)
  * @offset: slot of @index in @node
  * @mas_flags: internal state (bulk store, what mas_preallocate() found)
+ * @end, @store_type: (6.12) unused, kept for 6.12's layout
  */
+#if MT_API_612
+enum maple_status {
+	ma_active,	/* @node is the node of @index */
+	ma_start,	/* nothing walked yet: start at the root */
+	ma_root,	/* the tree's only entry is in its root pointer */
+	ma_none,	/* the search found nothing */
+	ma_pause,	/* the caller dropped the lock mid-iteration */
+	ma_overflow,	/* an iteration reached its upper limit */
+	ma_underflow,	/* an iteration reached its lower limit */
+	ma_error,	/* the last operation failed: xa_err(@node) */
+};
+
+/* Linux 6.12's names of the kinds of write, for the state's layout. */
+enum store_type {
+	wr_invalid,
+	wr_new_root,
+	wr_store_root,
+	wr_exact_fit,
+	wr_spanning_store,
+	wr_split_store,
+	wr_rebalance,
+	wr_append,
+	wr_node_store,
+	wr_slot_store,
+};
+#endif
+
 struct ma_state {
 	struct maple_tree *tree;
 	unsigned long index;
@@ -206,14 +280,44 @@ struct ma_state {
 	unsigned long min;
 	unsigned long max;
 	struct maple_alloc *alloc;
+#if MT_API_612
+	enum maple_status status;
+#endif
 	unsigned char depth;
 	unsigned char offset;
 	unsigned char mas_flags;
+#if MT_API_612
+	unsigned char end;
+	enum store_type store_type;
+#endif
 };
 
+/* A write's view of the state (6.12's mas_wr_dump() prints one). */
+struct ma_wr_state;
+
+/* An error is kept in the node word, in both interfaces. */
+#define MA_ERROR(err)							\
+	((struct maple_enode *)(((unsigned long)(err) << 2) | 2UL))
+
+#if MT_API_612
+#define MA_STATE(name, mt, first, end)					\
+	struct ma_state name = {					\
+		.tree = mt,						\
+		.index = first,						\
+		.last = end,						\
+		.node = NULL,						\
+		.status = ma_start,					\
+		.min = 0,						\
+		.max = ULONG_MAX,					\
+		.alloc = NULL,						\
+		.mas_flags = 0,						\
+		.store_type = wr_invalid,				\
+	}
+#else
 /*
- * Special values of ma_state.node.  None of them can be a node address;
- * their low bits also keep them apart from encoded nodes.
+ * Special values of ma_state.node in the 6.1 interface.  None of them can
+ * be a node address; their low bits also keep them apart from encoded
+ * nodes.
  *
  * MAS_START: nothing walked yet; the next operation starts at the root.
  * MAS_ROOT: the tree holds a single entry in its root pointer.
@@ -226,8 +330,6 @@ struct ma_state {
 #define MAS_ROOT	((struct maple_enode *)5UL)
 #define MAS_NONE	((struct maple_enode *)9UL)
 #define MAS_PAUSE	((struct maple_enode *)17UL)
-#define MA_ERROR(err)							\
-	((struct maple_enode *)(((unsigned long)(err) << 2) | 2UL))
 
 #define MA_STATE(name, mt, first, end)					\
 	struct ma_state name = {					\
@@ -240,9 +342,14 @@ struct ma_state {
 		.alloc = NULL,						\
 		.mas_flags = 0,						\
 	}
+#endif
 
 #define mas_lock(mas)		spin_lock(&((mas)->tree->ma_lock))
 #define mas_unlock(mas)		spin_unlock(&((mas)->tree->ma_lock))
+#define mas_lock_nested(mas, subclass)					\
+	spin_lock_nested(&((mas)->tree->ma_lock), subclass)
+#define mtree_lock_nested(mt, subclass)					\
+	spin_lock_nested(&((mt)->ma_lock), subclass)
 
 /* Normal API */
 void *mtree_load(struct maple_tree *mt, unsigned long index);
@@ -256,6 +363,11 @@ int mtree_alloc_range(struct maple_tree *mt, unsigned long *startp,
 int mtree_alloc_rrange(struct maple_tree *mt, unsigned long *startp,
 		       void *entry, unsigned long size, unsigned long min,
 		       unsigned long max, gfp_t gfp);
+#if MT_API_612
+int mtree_alloc_cyclic(struct maple_tree *mt, unsigned long *startp,
+		       void *entry, unsigned long range_lo,
+		       unsigned long range_hi, unsigned long *next, gfp_t gfp);
+#endif
 int mtree_store_range(struct maple_tree *mt, unsigned long first,
 		      unsigned long last, void *entry, gfp_t gfp);
 int mtree_store(struct maple_tree *mt, unsigned long index,
@@ -300,13 +412,20 @@ void *__mas_prev_range(struct ma_state *mas, unsigned long min);
  * the same range and entry then neither fails nor allocates.
  */
 int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp);
+#if !MT_API_612
 bool mas_is_err(struct ma_state *mas);
+#endif
 bool mas_nomem(struct ma_state *mas, gfp_t gfp);
 void mas_pause(struct ma_state *mas);
 void maple_tree_init(void);
 void mas_destroy(struct ma_state *mas);
 int mas_expected_entries(struct ma_state *mas, unsigned long nr_entries);
 
+#if MT_API_612
+int mas_alloc_cyclic(struct ma_state *mas, unsigned long *startp,
+		     void *entry, unsigned long range_lo, unsigned long range_hi,
+		     unsigned long *next, gfp_t gfp);
+#endif
 int mas_empty_area(struct ma_state *mas, unsigned long min,
 		   unsigned long max, unsigned long size);
 int mas_empty_area_rev(struct ma_state *mas, unsigned long min,
@@ -316,7 +435,20 @@ void *mas_walk(struct ma_state *mas);
 
 /* Checks and dumps, for debug builds and the test suites. */
 #ifdef CONFIG_DEBUG_MAPLE_TREE
+#if MT_API_612
+enum mt_dump_format {
+	mt_dump_dec,
+	mt_dump_hex,
+};
+
+void mt_dump(const struct maple_tree *mt, enum mt_dump_format format);
+void mas_dump(const struct ma_state *mas);
+void mas_wr_dump(const struct ma_wr_state *wr_mas);
+#define mt_dump_default(mt)	mt_dump(mt, mt_dump_hex)
+#else
 void mt_dump(const struct maple_tree *mt);
+#define mt_dump_default(mt)	mt_dump(mt)
+#endif
 void mt_validate(struct maple_tree *mt);
 void mt_cache_shrink(void);
 int mt_validate_errors(struct maple_tree *mt);
@@ -325,40 +457,95 @@ extern atomic_t maple_tree_tests_run;
 extern atomic_t maple_tree_tests_passed;
 
 /*
- * MT_BUG_ON() - a test assertion that counts instead of crashing: it prints
- * where it failed, dumps @__tree and carries on so a test module can report
- * "N of M tests passed".
+ * The test assertions count instead of crashing: each checks @__x, counts
+ * the check and its pass, and on a failure prints where and carries on,
+ * so that a test module can report "N of M tests passed".  __mt_check()
+ * is that common part; @__what ("BUG" or "WARN") and @__report, what to
+ * print after the failure line, tell them apart.  Its value is whether
+ * @__x held.
  */
-#define MT_BUG_ON(__tree, __x) do {					\
+#define __mt_check(__what, __x, __report) ({				\
+	__auto_type __val = (__x);					\
 	atomic_inc(&maple_tree_tests_run);				\
-	if (__x) {							\
-		pr_info("BUG at %s:%d (%u)\n", __func__, __LINE__,	\
-			(unsigned int)(__x));				\
-		mt_dump(__tree);					\
+	if (__val) {							\
+		pr_info(__what " at %s:%d (%u)\n", __func__, __LINE__,	\
+			(unsigned int)(unsigned long)__val);		\
+		__report;						\
+	} else {							\
+		atomic_inc(&maple_tree_tests_passed);			\
+	}								\
+	unlikely(!!__val);						\
+})
+
+/* MT_BUG_ON(): dumps @__tree and the counts so far. */
+#define MT_BUG_ON(__tree, __x) do {					\
+	__mt_check("BUG", __x, ({					\
+		mt_dump_default(__tree);				\
 		pr_info("Pass: %u Run:%u\n",				\
 			atomic_read(&maple_tree_tests_passed),		\
 			atomic_read(&maple_tree_tests_run));		\
-	} else {							\
-		atomic_inc(&maple_tree_tests_passed);			\
-	}								\
+	}));								\
 } while (0)
 
-#define MT_WARN_ON(__tree, __x) ({					\
-	int __ret = !!(__x);						\
-	atomic_inc(&maple_tree_tests_run);				\
-	if (__ret) {							\
-		pr_info("WARN at %s:%d (%u)\n", __func__, __LINE__,	\
-			(unsigned int)__ret);				\
-		mt_dump(__tree);					\
-	} else {							\
-		atomic_inc(&maple_tree_tests_passed);			\
-	}								\
-	unlikely(__ret);						\
-})
+#define MT_WARN_ON(__tree, __x)						\
+	__mt_check("WARN", !!(__x), mt_dump_default(__tree))
+
+#if MT_API_612
+/* The same for a state (@__mas) or a write state (@__wrmas): dumps it. */
+#define MAS_BUG_ON(__mas, __x) do {					\
+	__mt_check("BUG", __x, ({					\
+		mas_dump(__mas);					\
+		mt_dump((__mas)->tree, mt_dump_hex);			\
+		dump_stack();						\
+	}));								\
+} while (0)
+
+#define MAS_WARN_ON(__mas, __x)						\
+	__mt_check("WARN", !!(__x), ({					\
+		mas_dump(__mas);					\
+		mt_dump((__mas)->tree, mt_dump_hex);			\
+		dump_stack();						\
+	}))
+
+#define MAS_WR_BUG_ON(__wrmas, __x) do {				\
+	__mt_check("BUG", __x, ({					\
+		mas_wr_dump(__wrmas);					\
+		dump_stack();						\
+	}));								\
+} while (0)
+
+#define MAS_WR_WARN_ON(__wrmas, __x)					\
+	__mt_check("WARN", !!(__x), ({					\
+		mas_wr_dump(__wrmas);					\
+		dump_stack();						\
+	}))
+#endif /* MT_API_612 */
 #else
 #define MT_BUG_ON(__tree, __x)		BUG_ON(__x)
 #define MT_WARN_ON(__tree, __x)		WARN_ON(__x)
+#if MT_API_612
+#define MAS_BUG_ON(__mas, __x)		BUG_ON(__x)
+#define MAS_WARN_ON(__mas, __x)		WARN_ON(__x)
+#define MAS_WR_BUG_ON(__wrmas, __x)	BUG_ON(__x)
+#define MAS_WR_WARN_ON(__wrmas, __x)	WARN_ON(__x)
 #endif
+#endif
+
+/**
+ * mas_reset() - Make the next operation walk from the root again.
+ * @mas: Maple Tree operation state.
+ *
+ * Keeps @mas->index and @mas->last.
+ */
+static __always_inline void mas_reset(struct ma_state *mas)
+{
+#if MT_API_612
+	mas->status = ma_start;
+	mas->node = NULL;
+#else
+	mas->node = MAS_START;
+#endif
+}
 
 /**
  * __mas_set_range() - Point the state at a new range without resetting it.
@@ -385,7 +572,7 @@ static inline void mas_set_range(struct ma_state *mas, unsigned long start,
 				 unsigned long last)
 {
 	__mas_set_range(mas, start, last);
-	mas->node = MAS_START;
+	mas_reset(mas);
 }
 
 /**
@@ -399,17 +586,6 @@ static inline void mas_set(struct ma_state *mas, unsigned long index)
 }
 
 /**
- * mas_reset() - Make the next operation walk from the root again.
- * @mas: Maple Tree operation state.
- *
- * Keeps @mas->index and @mas->last.
- */
-static inline void mas_reset(struct ma_state *mas)
-{
-	mas->node = MAS_START;
-}
-
-/**
  * mas_is_none() - Did the last operation find nothing?
  * @mas: Maple Tree operation state.
  *
@@ -417,7 +593,11 @@ static inline void mas_reset(struct ma_state *mas)
  */
 static inline bool mas_is_none(const struct ma_state *mas)
 {
+#if MT_API_612
+	return mas->status == ma_none;
+#else
 	return mas->node == MAS_NONE;
+#endif
 }
 
 /**
@@ -428,8 +608,54 @@ static inline bool mas_is_none(const struct ma_state *mas)
  */
 static inline bool mas_is_paused(const struct ma_state *mas)
 {
+#if MT_API_612
+	return mas->status == ma_pause;
+#else
 	return mas->node == MAS_PAUSE;
+#endif
 }
+
+#if MT_API_612
+/**
+ * mas_init() - Set up a state for an operation on @addr.
+ * @mas: Maple Tree operation state.
+ * @tree: Maple tree.
+ * @addr: The index.
+ */
+static inline void mas_init(struct ma_state *mas, struct maple_tree *tree,
+			    unsigned long addr)
+{
+	*mas = (struct ma_state) {
+		.tree = tree,
+		.index = addr,
+		.last = addr,
+		.max = ULONG_MAX,
+		.status = ma_start,
+	};
+}
+
+/**
+ * mas_is_active() - Does the state stand on a node?
+ * @mas: Maple Tree operation state.
+ *
+ * Return: true if @mas is ma_active.
+ */
+static inline bool mas_is_active(struct ma_state *mas)
+{
+	return mas->status == ma_active;
+}
+
+/**
+ * mas_is_err() - Did the last operation on @mas fail?
+ * @mas: Maple Tree operation state.
+ *
+ * Return: true if @mas is ma_error (the error is xa_err(mas->node)).
+ */
+static inline bool mas_is_err(struct ma_state *mas)
+{
+	return mas->status == ma_error;
+}
+#endif
 
 /**
  * mas_for_each() - Iterate over the non-NULL entries from @__mas->index.
@@ -480,6 +706,11 @@ static inline bool mt_locked(const struct maple_tree *mt)
  */
 static __always_inline bool mas_on_leaf(const struct ma_state *mas)
 {
+#if MT_API_612
+	/* Callers set the status alone: the node word may be stale. */
+	if (mas->status != ma_active)
+		return false;
+#endif
 	return ((unsigned long)mas->node & MAPLE_NODE_MASK) ==
 		(unsigned long)maple_leaf_64 << MAPLE_ENODE_TYPE_SHIFT;
 }

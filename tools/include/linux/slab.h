@@ -23,6 +23,9 @@
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/types.h>
+/* In a kernel these come with the slab's own headers. */
+#include <linux/string.h>
+#include <linux/init.h>
 
 #define SLAB_HWCACHE_ALIGN	((slab_flags_t)0x00002000u)
 #define SLAB_CACHE_DMA		((slab_flags_t)0x00004000u)

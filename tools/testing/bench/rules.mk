@@ -48,7 +48,7 @@ BENCH_DIR	:= tools/testing/bench
 BENCH_BIN	:= $(BUILD)/bench_tree
 BENCH_LIB	?= $(BUILD)/libmaple.a
 BENCH_CFLAGS	?= -std=gnu11 -O2 -g -Wall -Wextra
-BENCH_CPPFLAGS	?= -Iinclude -Itools/include
+BENCH_CPPFLAGS	?= $(INCLUDES)
 # liburcu is linked statically outside sanitizer builds: from the shared
 # library its call_rcu() reaches its per-thread data through
 # __tls_get_addr(), about 65 instructions per call that a kernel's
@@ -72,6 +72,7 @@ BENCH_RUN_ARGS	= $(if $(call bench_yes,$(QUICK)),--quick) \
 
 $(BENCH_BIN): $(BENCH_DIR)/bench_tree.c $(BENCH_DIR)/bench_commit.h \
 	      include/linux/maple_tree.h $(wildcard tools/include/linux/*.h) \
+	      $(FLAGS_FILE) \
 	      $(BENCH_LIB)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(dir $@)

@@ -1607,7 +1607,7 @@ static bool wr_wipe(struct rs_stress *rs)
 	return ok;
 }
 
-static bool wr_append(struct rs_stress *rs)
+static bool wr_append_range(struct rs_stress *rs)
 {
 	const struct rs_layout *lay = rs->lay;
 	unsigned long a = rs->append_next + wr_rand(rs, 3);
@@ -1758,7 +1758,7 @@ static bool wr_one(struct rs_stress *rs)
 		wr_pick_span(rs, &s0, &s1);
 		return wr_store(rs, W_STORE, s0, s1, NULL);
 	case W_APPEND:
-		return wr_append(rs);
+		return wr_append_range(rs);
 	case W_WIPE:
 		return wr_wipe(rs);
 	case W_TOP:

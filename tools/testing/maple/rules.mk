@@ -45,7 +45,7 @@ FUZZ_MODEL_SAN	:= -fsanitize=address -mllvm -asan-instrument-reads=0 \
 		   -mllvm -asan-instrument-writes=0 \
 		   -mllvm -asan-instrument-atomics=0
 FUZZ_BASE	:= -g -O1 -Wall -Wextra -DCONFIG_DEBUG_MAPLE_TREE \
-		   -DTOOLS_RCU_PENDING -Iinclude -Itools/include
+		   -DTOOLS_RCU_PENDING $(INCLUDES)
 FUZZ_CFLAGS	:= $(FUZZ_BASE) $(FUZZ_SAN)
 FUZZ_LIBS	:= -lurcu-memb -lpthread
 FUZZ_TRACED	:= lib/maple_tree.c
