@@ -3,8 +3,9 @@
 #
 # The one place that unpacks Debian's linux-source-6.1 tarball
 # (/usr/src/linux-source-6.1.tar.xz), or another version's
-# (LINUX_SRC_TARBALL, e.g. linux-source-6.12's, with a LINUX_SRC_CACHE of
-# its own: a cache holds one tarball's files at a time).
+# (LINUX_SRC_TARBALL, e.g. linux-source-6.12's, unpacked into a cache of
+# its own, build/linux-src-6.12: a cache holds one tarball's files at a
+# time).
 #
 #   scripts/linux-src.sh            print the path of a pristine copy of the
 #                                   whole tree, unpacked once into
@@ -24,7 +25,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 tarball=${LINUX_SRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-cache=${LINUX_SRC_CACHE:-$PWD/build/linux-src}
+# One cache per version: build/linux-src for 6.1, build/linux-src-<v> for
+# the others, so that a run on one kernel does not unpack over the other.
+ver=$(basename "$tarball" .tar.xz)
+ver=${ver#linux-source-}
+if [ "$ver" = 6.1 ]; then
+	cache=${LINUX_SRC_CACHE:-$PWD/build/linux-src}
+else
+	cache=${LINUX_SRC_CACHE:-$PWD/build/linux-src-$ver}
+fi
 tree=$cache/linux
 part=$cache/part
 
@@ -41,14 +50,23 @@ if [ $# -gt 0 ]; then
 		mkdir -p "$part"
 		echo "$stamp" >"$part/.stamp"
 	fi
+	# A path is there only if it, or a directory above it, was taken
+	# whole: lib/ holding the one file an earlier call took is not lib/.
+	touch "$part/.taken"
 	missing=()
 	for f in "$@"; do
-		[ -e "$part/$f" ] || missing+=("*/$f")
+		f=${f%/}
+		d=$f
+		while ! grep -qxF "$d" "$part/.taken"; do
+			[ "$d" = "${d%/*}" ] && { missing+=("$f"); break; }
+			d=${d%/*}
+		done
 	done
 	if [ ${#missing[@]} -gt 0 ]; then
-		echo "linux-src: taking ${missing[*]#\*/} out of $tarball" >&2
+		echo "linux-src: taking ${missing[*]} out of $tarball" >&2
 		tar -xf "$tarball" -C "$part" --strip-components=1 --wildcards \
-			"${missing[@]}"
+			"${missing[@]/#/*/}"
+		printf '%s\n' "${missing[@]}" >>"$part/.taken"
 	fi
 	echo "$part"
 	exit 0
