@@ -22,11 +22,13 @@
 #                     adds the same boot for x86_64 under qemu
 #                     (see Documentation/dev-tools/testing.rst)
 #   make series       build/series/*.patch: the patch series that puts our tree
-#                     (in steps), KUnit suites and fork change into Debian's
-#                     linux-source-6.1, with a cover letter
+#                     (in steps, every one linking), KUnit suites, doc and
+#                     fork change into Debian's linux-source-6.1, with a
+#                     cover letter; KVER=6.12: build/series-6.12/ for
+#                     linux-source-6.12, without the fork change
 #                     (scripts/make-series.sh; scripts/apply-series.sh DEST
 #                     applies it to a fresh copy of that source, --prefixes
-#                     DEST builds every prefix of it)
+#                     DEST builds and links every prefix of it)
 #   make clean
 #
 # Knobs: V=1 shows commands, WERROR=1 makes warnings errors, CC=clang,
@@ -275,8 +277,9 @@ modules: kernel-deps
 check-kernel: kernel-deps
 	@FULL=$(FULL) BOOT=$(BOOT) scripts/check-kernel.sh
 
-series: kernel-deps
-	@scripts/make-series.sh
+# Needs only git and the source package (installed as root).
+series:
+	@KVER=$(KVER) SIGNOFF=$(SIGNOFF) scripts/make-series.sh
 
 # fork() timed in Linux 6.1 with and without the series' fork patch,
 # alternating boots (UML; ARCH=x86_64 for qemu).

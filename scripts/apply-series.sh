@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Apply the patch series of scripts/make-series.sh to a fresh copy of
-# Debian's linux-source-6.1.
+# Apply the patch series of scripts/make-series.sh to a fresh copy of the
+# Debian linux-source it was made for (6.1 or 6.12).
 #
 #   scripts/apply-series.sh DEST
 #	DEST must not exist.  Copy the pristine source (scripts/linux-src.sh)
@@ -20,31 +20,43 @@
 #	timestamps, so kbuild rebuilds only what the change affects.
 #
 #   scripts/apply-series.sh --prefixes DEST
-#	Check that every prefix of the series builds: for the first patch,
-#	the first two, and so on to the whole series, bring the kept tree
-#	DEST/linux to that prefix (as --sync does) and build in it, for
-#	UML's defconfig (made once), lib/ and the object of every .c file
-#	the prefix's patches touch (lib/maple_tree.o, lib/maple_tree_kunit.o,
-#	kernel/fork.o): in DEST/um with the kernel's default flags and
-#	sparse (C=1), and lib/maple_tree.o again in DEST/um-w1 with W=1.
-#	Fails if a build fails, or on any warning in our files
-#	(include/linux/maple_tree.h, lib/maple_tree.c,
-#	lib/maple_tree_kunit.c) in the default build or with W=1, at
-#	every prefix: a table or helper comes with the section of its first
-#	user (scripts/series/steps).  Nothing is filtered.  The whole kernel is built, and
-#	booted, with the whole series by scripts/boot-test.sh; the middle
-#	patches need not link (the cover letter says which do).  Each
-#	prefix recompiles a few files; the first run prepares the trees
-#	(about a minute on two cores).  Logs: DEST/prefix-<n>.log and
-#	DEST/prefix-<n>-w1.log; the table of results: DEST/summary.
+#	Check that every prefix of the series builds and links: for the
+#	first patch, the first two, and so on to the whole series, bring a
+#	kept tree to that prefix (as --sync does) and, for UML, build there
+#	  - our objects (lib/maple_tree.o, and lib/maple_tree_kunit.o once
+#	    its file is there) and those of the other .c files the prefix's
+#	    patches touch (kernel/fork.o), with sparse (C=1);
+#	  - the kernel, "linux", linked: defconfig with
+#	    scripts/series/prefixes.config merged in (mm/'s tree checks, the
+#	    kernel's own self-test and our KUnit suites built in, so every
+#	    caller of the tree is linked; an option of it that the prefix's
+#	    Kconfig has but the configuration drops fails the prefix);
+#	  - our objects again with W=1, in a defconfig build of their own.
+#	Fails if a build or the link fails, or on any warning or error in
+#	our files (include/linux/maple_tree.h once it is ours,
+#	lib/maple_tree.c, lib/maple_tree_new.h, lib/maple_tree_kunit.c) in
+#	any of those builds, at any prefix.  Nothing is filtered.
+#	Until the series' switch patch the kernel is built on its own
+#	header; from it on, on ours.  As nearly every object reads that
+#	header, the prefixes before the switch are built in DEST/old and
+#	those from it on in DEST/new (each: the tree "linux", the build
+#	folders "um" and "um-w1"), so that going from the last prefix back
+#	to the first rebuilds nothing but what changed: the first run
+#	builds the kernel twice (about 21 minutes in all on two cores),
+#	later ones only the files the prefixes change, and link (4 to 5
+#	minutes for the whole series).  Logs:
+#	DEST/prefix-<n>.log; the table of results: DEST/summary.
 #	Environment: JOBS (2).
 #
-# SERIES (default build/series) is the folder of patches and its "series"
-# file; "make series" writes it.  Either way the result is checked: our
-# include/linux/maple_tree.h, lib/maple_tree.c and lib/maple_tree_kunit.c
-# must come out byte for byte: those of this checkout, or of the checkout
-# OURS names (scripts/kernel-bench.sh's KERNEL_BASE, a series made from
-# an older revision of this project).
+# SERIES is the folder of patches with its "series" file and the "base"
+# record of the kernel it was made for (make series writes them); by
+# default build/series for KVER=6.1 (the default), build/series-6.12 for
+# KVER=6.12.  A KVER that is not the series' own base is an error.  Either
+# way the result is checked: our include/linux/maple_tree.h,
+# lib/maple_tree.c and lib/maple_tree_kunit.c must come out byte for
+# byte: those of this checkout, or of the checkout OURS names
+# (scripts/kernel-bench.sh's KERNEL_BASE, a series made from an older
+# revision of this project).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -56,16 +68,35 @@ case ${1:-} in
 esac
 [ $# -eq 1 ] || { echo "usage: $0 [--sync | --prefixes] DEST" >&2; exit 2; }
 dest=$(realpath -m "$1")
-series=$(realpath -m "${SERIES:-$top/build/series}")
-[ -f "$series/series" ] || { echo "apply-series: no $series/series (run make series)" >&2; exit 1; }
-src=$(scripts/linux-src.sh)
-mapfile -t patches <"$series/series"
-[ ${#patches[@]} -gt 0 ] || { echo "apply-series: empty series" >&2; exit 1; }
 
 die() { echo "apply-series: FAILED: $*" >&2; exit 1; }
 
-# Files named by the patches (both sides, /dev/null left out).
-touched=$(cd "$series" && sed -n 's#^\(---\|+++\) [ab]/\(.*\)$#\2#p' "${patches[@]}" | sort -u)
+# The series and the kernel it applies to.
+if [ -n "${SERIES:-}" ]; then
+	series=$(realpath -m "$SERIES")
+elif [ -z "${KVER:-}" ] || [ "$KVER" = 6.1 ]; then
+	series=$top/build/series
+else
+	series=$top/build/series-$KVER
+fi
+[ -f "$series/series" ] || { echo "apply-series: no $series/series (run make series${KVER:+ KVER=$KVER})" >&2; exit 1; }
+kver=6.1	# a series made before the record was written
+tarball=
+if [ -f "$series/base" ]; then
+	kver=$(sed -n 's/^kver //p' "$series/base")
+	tarball=$(sed -n 's/^tarball //p' "$series/base")
+fi
+[ -n "${KVER:-}" ] && [ "$KVER" != "$kver" ] &&
+	die "$series is a series for Linux $kver, not KVER=$KVER"
+tarball=${tarball:-/usr/src/linux-source-$kver.tar.xz}
+src=$(LINUX_SRC_TARBALL=$tarball scripts/linux-src.sh)
+mapfile -t patches <"$series/series"
+[ ${#patches[@]} -gt 0 ] || { echo "apply-series: empty series" >&2; exit 1; }
+
+# Files named by the patches (both sides, /dev/null left out, renames
+# included).
+touched=$(cd "$series" && sed -n -e 's#^\(---\|+++\) [ab]/\(.*\)$#\2#p' \
+	-e 's#^rename \(from\|to\) \(.*\)$#\2#p' "${patches[@]}" | sort -u)
 
 apply_all() {	# apply_all <tree> [<how many patches>]
 	local p out
@@ -98,7 +129,7 @@ if [ "$mode" = new ]; then
 	apply_all "$dest"
 	check_ours "$dest"
 	trap - EXIT
-	echo "apply-series: ${#patches[@]} patches applied to $dest"
+	echo "apply-series: ${#patches[@]} patches applied to $dest (Linux $kver)"
 	exit 0
 fi
 
@@ -122,17 +153,23 @@ stage_prefix() {
 # timestamps, so kbuild rebuilds only what changed).
 sync_tree() {
 	local stage=$1 dest=$2 f want
-	if [ ! -f "$dest/.maple-series-files" ]; then
+	# A tree made from another kernel's source is made again (one made
+	# before the source was recorded is taken as this one's).
+	[ ! -f "$dest/.maple-series-files" ] || [ -f "$dest/.maple-series-src" ] ||
+		echo "$src" >"$dest/.maple-series-src"
+	if [ ! -f "$dest/.maple-series-files" ] ||
+	   [ "$(cat "$dest/.maple-series-src")" != "$src" ]; then
 		echo "apply-series: copying the pristine source to $dest"
 		rm -rf "$dest"
 		mkdir -p "$(dirname "$dest")"
 		cp -a "$src" "$dest"
 		: >"$dest/.maple-series-files"
+		echo "$src" >"$dest/.maple-series-src"
 	fi
 	for f in $(printf '%s\n' $touched $(cat "$dest/.maple-series-files") | sort -u); do
 		if [ -e "$stage/$f" ]; then
 			want=$stage/$f
-		elif [ -e "$src/$f" ]; then
+		elif [ -e "$src/$f" ] && ! grep -q -x -F "$f" <<<"$touched"; then
 			want=$src/$f
 		else
 			if [ -e "$dest/$f" ]; then
@@ -157,83 +194,145 @@ if [ "$mode" = sync ]; then
 	stage_prefix "$stage" "${#patches[@]}"
 	check_ours "$stage"
 	sync_tree "$stage" "$dest"
-	echo "apply-series: ${#patches[@]} patches in effect in $dest"
+	echo "apply-series: ${#patches[@]} patches in effect in $dest (Linux $kver)"
 	exit 0
 fi
 
 # --prefixes
-ours="include/linux/maple_tree.h lib/maple_tree.c lib/maple_tree_kunit.c"
-tree=$dest/linux
 jobs=${JOBS:-2}
-kmake() {	# kmake <build dir> <make arguments>...
-	local b=$1
-	shift
-	nice -n 10 make -C "$tree" O="$b" ARCH=um -j"$jobs" "$@"
+kmake() {	# kmake <tree> <build dir> <make arguments>...
+	local t=$1 b=$2
+	shift 2
+	nice -n 10 make -C "$t" O="$b" ARCH=um -j"$jobs" "$@"
 }
-ourdiag() {	# ourdiag <log>: the warnings and errors located in our files
-	local f pat=
-	for f in $ours; do
+ourdiag() {	# ourdiag <phase> <log>...: the warnings and errors located in our files
+	local f pat= files="lib/maple_tree.c lib/maple_tree_new.h lib/maple_tree_kunit.c"
+	[ "$1" = new ] && files="$files include/linux/maple_tree.h"
+	shift
+	for f in $files; do
 		pat="$pat${pat:+|}(^|/)${f//./\\.}:[0-9]+"
 	done
-	grep -E '(warning|error):' "$1" | grep -E "$pat" || true
+	cat "$@" | grep -E '(warning|error):' | grep -E "$pat" || true
+}
+# configure <tree> <build dir> [<fragment>]: defconfig (made once, kept
+# as .config.defconfig) with the fragment merged in, then checked.
+configure() {
+	local t=$1 b=$2 frag=${3:-} opt sym bad=0
+	if [ ! -f "$b/.config.defconfig" ]; then
+		kmake "$t" "$b" -s defconfig
+		cp "$b/.config" "$b/.config.defconfig"
+		# A new folder's first make settles some compiler options
+		# wrongly (W=1's -Wunused-const-variable among them): prepare
+		# it in a run of its own.
+		kmake "$t" "$b" -s prepare
+	fi
+	[ -n "$frag" ] || return 0
+	# Made aside and put in place only when it differs: a rewritten
+	# .config relinks the kernel (UML builds it in).
+	mkdir -p "$b/.merge"
+	"$t/scripts/kconfig/merge_config.sh" -m -O "$b/.merge" "$b/.config.defconfig" "$frag" >/dev/null
+	kmake "$t" "$b" -s KCONFIG_CONFIG=.merge/.config olddefconfig
+	cmp -s "$b/.merge/.config" "$b/.config" || cp "$b/.merge/.config" "$b/.config"
+	while read -r opt; do
+		sym=${opt%%=*}
+		grep -qx "$opt" "$b/.config" && continue
+		# Not in this kernel (yet): an option of a later patch.
+		grep -r -q -x --include='Kconfig*' "config ${sym#CONFIG_}" "$t" || continue
+		echo "apply-series: the configuration lacks $opt" >&2
+		bad=1
+	done < <(sed -n 's/^\(CONFIG_[A-Z0-9_]*=.*\)$/\1/p' "$frag")
+	return $bad
 }
 mkdir -p "$dest"
+# The layout of earlier versions of this script: one tree, no link.
+for d in linux um um-w1; do
+	[ -e "$dest/$d" ] && { echo "apply-series: removing $dest/$d (an earlier layout)"; rm -rf "${dest:?}/$d"; }
+done
 summary=$dest/summary
 : >"$summary"
 fail=0
+t_all=$(date +%s)
 for n in $(seq 1 ${#patches[@]}); do
 	p=${patches[$((n - 1))]}
 	log=$dest/prefix-$n.log
-	wlog=$dest/prefix-$n-w1.log
 	echo "apply-series: prefix $n/${#patches[@]}: ... $p"
-	stage_prefix "$stage" "$n" >"$log" 2>&1 || { cat "$log" >&2; die "prefix $n does not apply"; }
-	sync_tree "$stage" "$tree" >>"$log"
-	# A new build folder is configured and prepared by make runs of its
-	# own: the first make in a new folder settles some compiler options
-	# wrongly (W=1's -Wunused-const-variable among them), later ones do
-	# not.
-	if [ ! -f "$dest/um/.config" ]; then
-		kmake "$dest/um" -s defconfig >>"$log" 2>&1
-		kmake "$dest/um" prepare >>"$log" 2>&1
-	fi
-	if [ ! -f "$dest/um-w1/.config" ]; then
-		kmake "$dest/um-w1" -s defconfig >>"$log" 2>&1
-		kmake "$dest/um-w1" W=1 prepare >>"$log" 2>&1
-	fi
-	# The objects of the .c files this prefix's patches touch.
-	objs=$(cd "$series" && sed -n 's#^+++ b/\(.*\)\.c$#\1.o#p' "${patches[@]:0:$n}" | sort -u)
-	# Our objects are always compiled again, so that their warnings show
-	# at every prefix, not only where the file changed.
-	rm -f "$dest/um/lib/maple_tree.o" "$dest/um/lib/maple_tree_kunit.o" \
-		"$dest/um-w1/lib/maple_tree.o"
 	t0=$(date +%s)
+	stage_prefix "$stage" "$n" >"$log" 2>&1 || { cat "$log" >&2; die "prefix $n does not apply"; }
+	# The kernel's header or ours?
+	phase=old
+	if [ -e "$stage/include/linux/maple_tree.h" ] &&
+	   ! cmp -s "$stage/include/linux/maple_tree.h" "$src/include/linux/maple_tree.h"; then
+		phase=new
+	fi
+	tree=$dest/$phase/linux
+	bdir=$dest/$phase/um
+	wdir=$dest/$phase/um-w1
+	sync_tree "$stage" "$tree" >>"$log"
+	mkdir -p "$bdir" "$wdir"
 	rc=0
-	kmake "$dest/um" C=1 lib/ $objs >>"$log" 2>&1 || rc=$?
-	kmake "$dest/um-w1" W=1 lib/maple_tree.o >"$wlog" 2>&1 || rc=$?
-	grep -q -e '-Wunused-const-variable' "$dest/um-w1/lib/.maple_tree.o.cmd" ||
-		die "the W=1 build of prefix $n did not have W=1's options"
-	dcount=$(ourdiag "$log" | grep -c . || true)
-	warn=$(ourdiag "$wlog" | grep -c . || true)
+	{ configure "$tree" "$bdir" "$top/scripts/series/prefixes.config" &&
+	  configure "$tree" "$wdir"; } >>"$log" 2>&1 || rc=$?
+	# Our objects, compiled again at every prefix so that their warnings
+	# show at every prefix, not only where the file changed, and those of
+	# the other .c files this prefix's patches touch.
+	objs=
+	for f in lib/maple_tree.c lib/maple_tree_kunit.c; do
+		[ -e "$tree/$f" ] && objs="$objs ${f%.c}.o"
+	done
+	ourobjs=$objs
+	for f in $(cd "$series" && sed -n -e 's#^+++ b/\(.*\.c\)$#\1#p' \
+			-e 's#^rename to \(.*\.c\)$#\1#p' "${patches[@]:0:$n}" | sort -u); do
+		case " $objs " in *" ${f%.c}.o "*) continue ;; esac
+		[ -e "$tree/$f" ] && objs="$objs ${f%.c}.o"
+	done
+	wlog=$dest/prefix-$n-w1.log
+	: >"$wlog"
+	if [ "$rc" = 0 ]; then
+		for o in $ourobjs; do rm -f "$bdir/$o" "$wdir/$o"; done
+		# The sparse build and the W=1 one side by side: each is mostly
+		# one large file.
+		if [ -n "$objs" ]; then
+			kmake "$tree" "$bdir" C=1 $objs >>"$log" 2>&1 & pid=$!
+		fi
+		if [ -n "$ourobjs" ]; then
+			kmake "$tree" "$wdir" W=1 $ourobjs >"$wlog" 2>&1 || rc=$?
+		fi
+		if [ -n "$objs" ]; then
+			wait $pid || rc=$?
+		fi
+	fi
+	if [ "$rc" = 0 ] && [ -n "$ourobjs" ]; then
+		grep -q -e '-Wunused-const-variable' "$wdir/lib/.maple_tree.o.cmd" ||
+			die "the W=1 build of prefix $n did not have W=1's options"
+	fi
+	if [ "$rc" = 0 ]; then
+		echo "apply-series: prefix $n: linking linux" >>"$log"
+		kmake "$tree" "$bdir" linux >>"$log" 2>&1 || rc=$?
+	fi
+	dcount=$(ourdiag "$phase" "$log" | grep -c . || true)
+	warn=$(ourdiag "$phase" "$wlog" | grep -c . || true)
 	verdict=ok
 	if [ "$rc" != 0 ]; then
 		verdict="BUILD FAILED"
+	elif [ ! -x "$bdir/linux" ] || [ "$bdir/linux" -ot "$bdir/vmlinux.o" ]; then
+		verdict="NOT LINKED"
 	elif [ "$dcount" -gt 0 ]; then
 		verdict="warnings in our files"
 	elif [ "$warn" -gt 0 ]; then
 		verdict="W=1 warnings in our files"
 	fi
-	printf '%-4s %-62.62s %3s %3s %4ss %s\n' "$n" "$p" "$dcount" "$warn" \
+	printf '%-4s %-3s %-58.58s %3s %3s %4ss %s\n' "$n" "$phase" "$p" "$dcount" "$warn" \
 		"$(( $(date +%s) - t0 ))" "$verdict" >>"$summary"
 	if [ "$verdict" != ok ]; then
 		fail=1
-		grep -h -E '(warning|error):' "$log" "$wlog" | sed 's/^/  /' >&2 || true
+		grep -h -E '(warning|error):|Error [0-9]' "$log" "$wlog" | sed 's/^/  /' | tail -n 40 >&2 || true
 		echo "apply-series: FAILED: prefix $n ($p): $verdict (logs $log, $wlog)" >&2
 	fi
-	ourdiag "$log" | sed "s/^/apply-series: prefix $n: /"
-	ourdiag "$wlog" | sed "s/^/apply-series: prefix $n: W=1: /"
+	ourdiag "$phase" "$log" | sed "s/^/apply-series: prefix $n: /"
+	ourdiag "$phase" "$wlog" | sed "s/^/apply-series: prefix $n: W=1: /"
 done
-echo "apply-series: every prefix of the series (n, last patch, warnings in our files: default build with sparse, W=1; time):"
+echo "apply-series: every prefix of the series for Linux $kver (n, the kernel's header or ours, last patch, warnings in our files: default build with sparse, W=1; time):"
 cat "$summary"
-[ "$fail" = 0 ] || die "a prefix of the series does not build cleanly"
+[ "$fail" = 0 ] || die "a prefix of the series does not build and link cleanly"
 check_ours "$tree"
-echo "apply-series: every prefix of ${#patches[@]} patches builds"
+echo "apply-series: every prefix of ${#patches[@]} patches builds and links ($(( $(date +%s) - t_all ))s)"

@@ -36,6 +36,8 @@
 # QEMU_ACCEL (default tcg), BOOT_MEM (default 512M).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The 6.1 series, whatever KVER the caller runs with.
+export KVER=6.1
 top=$PWD
 
 arch=um

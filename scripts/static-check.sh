@@ -27,6 +27,8 @@
 #    does not give.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The 6.1 series, whatever KVER the caller runs with.
+export KVER=6.1
 top=$PWD
 
 scripts/kernel-deps.sh
