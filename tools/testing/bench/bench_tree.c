@@ -38,7 +38,10 @@
  *
  * Results go to a human table (kernel test robot style) on stdout and to a
  * JSON file under bench-results/.  With --base FILE (or BASE=FILE) the table
- * compares against a previous run's JSON.
+ * compares against a previous run's JSON; with --baseline, against each
+ * baseline's.  Every comparison ends in a verdict (verdict.c): the rows
+ * ahead, level and behind, and the rows behind, on stdout or in the file
+ * $BENCH_VERDICT names (make bench prints it at its end), and in the JSON.
  *
  * Built with -DBENCH_UPSTREAM=61 against Linux 6.1's own lib/maple_tree.c,
  * or with -DBENCH_UPSTREAM=612 against Linux 6.12's (make bench-upstream),
@@ -70,6 +73,8 @@
 #include <linux/slab.h>
 
 #include "bench_commit.h"
+/* Shared with vma_bench.c; one source per program, so included. */
+#include "verdict.c"
 
 #define BENCH_SEED		0x6d61706c65ULL	/* "maple" */
 #define BENCH_PAGE		4096UL
@@ -902,6 +907,9 @@ struct metric_set {
 static struct metric_set results;
 /* --baseline: the runs loaded, opts.nr_baselines of them */
 static struct metric_set *baselines;
+/* Against each baseline, then against --base: nr_verdicts of them */
+static struct verdict verdicts[BENCH_MAX_BASELINES + 1];
+static int nr_verdicts;
 
 static void __attribute__((format(printf, 4, 5)))
 metric_add(struct metric_set *set, double value, double rsd,
@@ -2085,8 +2093,9 @@ static void json_write_set(FILE *f, const struct metric_set *set,
 /*
  * The run; with --baseline, each baseline whole under "baselines" and
  * this run's %change against each under "change_pct" (negative: ours
- * lower, which is better but for the RCU rows' .mops rates).  Readers
- * of the run itself (--base, --merge) skip both.
+ * lower, which is better but for the RCU rows' .mops rates); the
+ * verdicts (against each baseline and --base) under "verdict".  Readers
+ * of the run itself (--base, --merge) skip them.
  */
 static void json_write(FILE *f, const struct metric_set *set)
 {
@@ -2123,6 +2132,14 @@ static void json_write(FILE *f, const struct metric_set *set)
 				first = false;
 			}
 			fprintf(f, "\n    }");
+		}
+		fprintf(f, "\n  }");
+	}
+	if (set == &results && nr_verdicts) {
+		fprintf(f, ",\n  \"verdict\": {");
+		for (k = 0; k < nr_verdicts; k++) {
+			fprintf(f, "%s\n", k ? "," : "");
+			verdict_json(f, &verdicts[k], "    ");
 		}
 		fprintf(f, "\n  }");
 	}
@@ -2389,21 +2406,25 @@ static const char *fmt_change(char *buf, size_t size, const struct metric *bm,
 
 /*
  * The robot's table of this run against @base, its columns headed
- * @bname and @nname ("base" and "new", or a baseline's name and "maple").
+ * @bname and @nname ("base" and "new", or a baseline's name and "maple"),
+ * each row weighed into a new verdict against @bname.
  */
 static void print_compare(const struct metric_set *base, const char *bname,
 			  const char *nname)
 {
 	char a[64], b[64], c[32], t[64], bl[64], nl[64];
+	struct verdict *v = &verdicts[nr_verdicts++];
 	const struct metric *m, *bm;
 	unsigned int i;
 	int w;
 
+	verdict_init(v, bname);
+	verdict_title(stdout, "tree", bname);
 	/* "base: <commit> <date>" above "new:  <commit> <date>". */
 	snprintf(bl, sizeof(bl), "%s:", bname);
 	snprintf(nl, sizeof(nl), "%s:", nname);
 	w = strlen(bl) > strlen(nl) ? strlen(bl) : strlen(nl);
-	printf("\n%-*s %s %s%s\n%-*s %s %s%s\n\n", w, bl, base->commit,
+	printf("%-*s %s %s%s\n%-*s %s %s%s\n\n", w, bl, base->commit,
 	       base->date, base->quick ? " (quick)" : "", w, nl,
 	       results.commit, results.date, results.quick ? " (quick)" : "");
 	printf("%16s %10s %16s  %s\n", bname, "%change", nname, "metric");
@@ -2412,6 +2433,9 @@ static void print_compare(const struct metric_set *base, const char *bname,
 	for (i = 0; i < results.nr; i++) {
 		m = &results.m[i];
 		bm = metric_find(base, m->name);
+		if (bm)
+			verdict_add(v, m->name, bm->value, bm->rsd, m->value,
+				    m->rsd);
 		printf("%s %10s %s  %s%s\n", fmt_value(a, sizeof(a), bm),
 		       fmt_change(c, sizeof(c), bm, m),
 		       fmt_value(b, sizeof(b), m), m->name,
@@ -2442,7 +2466,8 @@ static void print_table(const struct metric_set *base)
 				      "maple");
 		return;
 	}
-	printf("\n%16s  %s\n", "value", "metric");
+	printf("\ntree: maple; *.mops: higher is better, the rest lower\n");
+	printf("%16s  %s\n", "value", "metric");
 	printf("---------------- ------------------------------\n");
 	for (i = 0; i < results.nr; i++) {
 		m = &results.m[i];
@@ -2462,6 +2487,20 @@ static void print_table(const struct metric_set *base)
 		printf("%16.1f  %s%s\n", m->value, m->name,
 		       fmt_target(t, sizeof(t), m));
 	}
+}
+
+/* The verdicts print_table() weighed, where verdict_open() says. */
+static void print_verdicts(void)
+{
+	FILE *f;
+	int k;
+
+	if (!nr_verdicts)
+		return;
+	f = verdict_open();
+	for (k = 0; k < nr_verdicts; k++)
+		verdict_print(f, &verdicts[k], "tree");
+	verdict_close(f);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2804,9 +2843,12 @@ int main(int argc, char **argv)
 
 show:
 	print_table(base);
+	print_verdicts();
 	if (!opts.no_json)
 		write_json();
 	printf("runtime: %.2f s\n", (now_ns() - t0) / 1e9);
+	for (s = 0; s < (unsigned int)nr_verdicts; s++)
+		verdict_free(&verdicts[s]);
 	free(baselines);
 	free(base);
 out:

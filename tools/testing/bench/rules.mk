@@ -13,7 +13,10 @@
 #                            Debian's linux-source-<v> is installed;
 #                            installed here when run as root; UPSTREAM=0
 #                            leaves them out), each table in the robot's
-#                            "base %change new metric" format
+#                            "base %change new metric" format; it says
+#                            first how long it will take, and ends with
+#                            the verdict: per baseline, the rows ahead,
+#                            level and behind (verdict.c)
 # make bench QUICK=1         3 repetitions, smaller sizes (under 30 s); the
 #                            tree part without Linux's trees
 # make bench BASE=old.json   compare with an earlier run's JSON (either of
@@ -58,6 +61,17 @@ BENCH_URCU	?= $(if $(strip $(SANFLAGS)),-lurcu-memb,\
 		   -Wl,-Bstatic -lurcu-memb -lurcu-common -Wl,-Bdynamic)
 BENCH_LIBS	?= $(BENCH_URCU) -lpthread -lm
 BENCH_ARGS	?=
+# The verdict (ahead, level, behind per baseline), which bench_tree.c and
+# vma_bench.c include; the programs of tools/testing/vma/rules.mk get the
+# dependency here.
+BENCH_VERDICT_SRCS := $(BENCH_DIR)/verdict.c $(BENCH_DIR)/verdict.h
+$(BUILD)/vma_bench: $(BENCH_VERDICT_SRCS)
+
+# Its cases (verdict_test.c) join build/maple-test's suites.
+BENCH_TEST_OBJS	:= $(DOBJ)/$(BENCH_DIR)/verdict_test.o
+TEST_OBJS	+= $(BENCH_TEST_OBJS)
+ALL_OBJS	+= $(BENCH_TEST_OBJS)
+$(BUILD)/maple-test: $(BENCH_TEST_OBJS)
 
 bench_yes = $(filter 1 y yes true,$(1))
 # A sub-make of $(1) that keeps quiet when there is nothing to do.
@@ -71,6 +85,7 @@ BENCH_RUN_ARGS	= $(if $(call bench_yes,$(QUICK)),--quick) \
 		  $(BENCH_ARGS)
 
 $(BENCH_BIN): $(BENCH_DIR)/bench_tree.c $(BENCH_DIR)/bench_commit.h \
+	      $(BENCH_VERDICT_SRCS) \
 	      include/linux/maple_tree.h $(wildcard tools/include/linux/*.h) \
 	      $(FLAGS_FILE) \
 	      $(BENCH_LIB)
@@ -99,15 +114,37 @@ VMA_BENCH_RUN_ARGS = $(if $(call bench_yes,$(QUICK)),--quick) \
 
 # Both programs get one stamp and one commit name, so the run's two files
 # pair up even if the tree changes while it runs; the chart follows
-# (scripts/bench-chart.sh, skipped without gnuplot).
+# (scripts/bench-chart.sh, skipped without gnuplot), then the verdicts
+# both programs wrote to $(BENCH_VERDICT_OUT) (BENCH_VERDICT), the tree's
+# and mm/'s against each baseline, so that they end the run.
+#
+# How long it takes on a 2-core machine under load, measured: a tree run
+# BENCH_EST_TREE seconds (each Linux version's and ours), mm/
+# BENCH_EST_MM seconds per backend (maple, the rbtree, each version).
+BENCH_VERDICT_OUT := $(BUILD)/bench-verdict.txt
+BENCH_EST_TREE	= $(if $(call bench_yes,$(QUICK)),3,90)
+BENCH_EST_MM	= $(if $(call bench_yes,$(QUICK)),3,35)
+BENCH_EST_MORE	= $(if $(call bench_yes,$(CALLGRIND)), (more with CALLGRIND=1))
+
 bench: $(BENCH_BIN) $(BUILD)/vma_bench bench-chart-deps \
        $(if $(call bench_yes,$(CALLGRIND)),deps-callgrind)
-	@export BENCH_STAMP=$$(date -u +%Y%m%d-%H%M%S); \
+	@t0=$$(date +%s); \
+	export BENCH_STAMP=$$(date -u +%Y%m%d-%H%M%S); \
 	c=$$(git rev-parse --short HEAD 2>/dev/null) && \
 	{ git diff --quiet HEAD -- 2>/dev/null || c=$$c-dirty; } && \
 	export BENCH_COMMIT=$${BENCH_COMMIT:-$$c}; \
 	vers=; $(if $(call bench_yes,$(UPSTREAM)),$(call upstream_versions,bench)) \
 	bl=; o=$(UPSTREAM_OUT)/bench; rm -rf $$o; \
+	nv=$$(echo $$vers | wc -w); \
+	nt=$(if $(call bench_yes,$(UPSTREAM_TREE)),$$((1 + nv)),1); \
+	est=$$(( $(BENCH_EST_TREE) * nt + $(BENCH_EST_MM) * (2 + nv) )); \
+	if [ $$est -lt 90 ]; then est="$$est s"; \
+	else est="$$(( (est + 30) / 60 )) min"; fi; \
+	lv=$$(echo $$vers | sed 's/ / and /g'); \
+	what="the tree"; [ $$nt = 1 ] || what="the tree on Linux $$lv and ours"; \
+	echo "bench: about $$est on a 2-core machine$(BENCH_EST_MORE):" \
+	     "$$what, then mm/ on $$((2 + nv)) backends; the verdict at the end"; \
+	export BENCH_VERDICT=$(BENCH_VERDICT_OUT); rm -f $$BENCH_VERDICT; \
 	$(if $(call bench_yes,$(UPSTREAM_TREE)),,[ -z "$$vers" ] || \
 		echo "bench: the tree part without Linux's trees" \
 		     "(UPSTREAM_TREE=0, the default with QUICK=1;" \
@@ -132,7 +169,10 @@ bench: $(BENCH_BIN) $(BUILD)/vma_bench bench-chart-deps \
 	fi; \
 	for f in bench-results/$$BENCH_STAMP-*-mm.json; do \
 		[ -f "$$f" ] && scripts/bench-chart.sh "$$f"; \
-	done; true
+	done; \
+	t=$$(( $$(date +%s) - t0 )); \
+	echo; echo "bench: done in $$((t / 60)) min $$((t % 60)) s; the verdict:"; \
+	cat $$BENCH_VERDICT 2>/dev/null; true
 
 # gnuplot for the chart: installed when run as root, else the chart is
 # skipped (make deps-chart says what to install).
@@ -216,6 +256,7 @@ $(BUILD)/upstream-$(1)/stamp: $$(UPSTREAM_TARBALL_$(1))
 
 $(BUILD)/bench_tree_upstream-$(1): $(BUILD)/upstream-$(1)/stamp \
 		$$(BENCH_DIR)/bench_tree.c $$(BENCH_DIR)/bench_commit.h \
+		$$(BENCH_VERDICT_SRCS) \
 		$$(wildcard $$(BENCH_DIR)/upstream/*.h tools/lib/*.c \
 			    tools/include/linux/*.h)
 	$$(call msg,CC,$$@)
@@ -339,7 +380,8 @@ $(VMA_OBJ)/upstream-versions: FORCE
 	@echo "$(VMA_UP_READY)" | cmp -s - $@ || echo "$(VMA_UP_READY)" > $@
 
 $(VMA_UP_BENCH): $(VMA_DIR)/vma_bench.c $(VMA_DIR)/bench_ops.h \
-		 $(BENCH_DIR)/bench_commit.h $(VMA_BENCH_BLOBS) $(VMA_UP_BLOBS) \
+		 $(BENCH_DIR)/bench_commit.h $(BENCH_VERDICT_SRCS) \
+		 $(VMA_BENCH_BLOBS) $(VMA_UP_BLOBS) \
 		 $(VMA_OBJ)/upstream-versions $(BUILD)/libmaple.a
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(INCLUDES) $(ALL_CFLAGS) -o $@ $< $(VMA_BENCH_BLOBS) \

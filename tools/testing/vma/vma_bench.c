@@ -51,11 +51,15 @@
  * backends alternating (A B C, B C A, C A B, ...) so that a burst of noise
  * on this shared machine lands on each in turn.  A value is the median of
  * its rounds, ±N% their standard deviation relative to the mean, and
- * %change the median of the per-round ratios maple/baseline, each ratio
- * taken from two measurements made one after the other.
+ * %change that of the two medians printed, maple against the baseline.
  *
  * Output: the kernel test robot's table, "rbtree %change maple metric",
- * then "upstream %change maple metric", on stdout; the same data as JSON
+ * then "upstream-6.1 %change maple metric" (the backend "upstream") and
+ * "upstream-6.12 %change maple metric", each under a line naming the
+ * baseline and which way is better, on stdout; then the verdict against
+ * each (verdict.c: rows ahead, level and behind, and the rows behind), or
+ * into the file $BENCH_VERDICT names, where make bench collects the tree's
+ * and mm/'s to print them at its end; the same data as JSON
  * in bench-results/<stamp>-<commit>[-quick]-mm.json (BENCH_STAMP names
  * the stamp, so make bench gives the tree's file and this one the same).
  * With --base FILE, a third table compares this run's maple column with
@@ -94,6 +98,8 @@
 
 #include "bench_ops.h"
 #include "../bench/bench_commit.h"
+/* One source per program (tools/testing/vma/rules.mk): included, not linked. */
+#include "../bench/verdict.c"
 
 #define B_PAGE		4096UL
 #define B_BASE		0x10000000UL
@@ -749,7 +755,6 @@ static double median(const double *v, int n)
 
 static void metric_finish(struct metric *m)
 {
-	double ratio[B_MAX_RUNS];
 	int b, r;
 
 	for (b = 0; b < nr_backends; b++) {
@@ -763,9 +768,7 @@ static void metric_finish(struct metric *m)
 		m->med[b] = median(m->v[b], m->nr);
 		m->rsd[b] = m->nr > 1 && mean ?
 			    100 * sqrt(var / (m->nr - 1)) / mean : 0;
-		for (r = 0; r < m->nr; r++)
-			ratio[r] = m->v[b][r] ? m->v[0][r] / m->v[b][r] : 0;
-		m->change[b] = 100 * (median(ratio, m->nr) - 1);
+		m->change[b] = verdict_change(m->med[b], m->med[0]);
 	}
 }
 
@@ -975,13 +978,21 @@ static void table_row(double bv, double brsd, bool bhave, const char *change,
 	       change, fmt_value(c, sizeof(c), nv, nrsd, nhave), name);
 }
 
+/* A baseline's column heading: 6.1's backend is plainly "upstream". */
+static const char *column_name(const char *backend)
+{
+	return strcmp(backend, "upstream") ? backend : "upstream-6.1";
+}
+
 static void print_tables(void)
 {
 	char change[32];
 	int b, i;
 
 	for (b = 1; b < nr_backends; b++) {
-		table_header(backends[b]->name, backends[0]->name);
+		verdict_title(stdout, "mm/", backends[b]->name);
+		table_header(column_name(backends[b]->name),
+			     backends[0]->name);
 		for (i = 0; i < nr_metrics; i++) {
 			struct metric *m = &metrics[i];
 
@@ -993,9 +1004,53 @@ static void print_tables(void)
 	}
 }
 
+/* ---- the verdict ---- */
+
+/* Against each baseline backend, then (with --base) the base run's. */
+static struct verdict verdicts[B_MAX_BACKENDS + 1];
+static int nr_verdicts;
+
+static void verdicts_backends(void)
+{
+	int b, i;
+
+	for (b = 1; b < nr_backends; b++) {
+		struct verdict *v = &verdicts[nr_verdicts++];
+
+		verdict_init(v, backends[b]->name);
+		for (i = 0; i < nr_metrics; i++)
+			verdict_add(v, metrics[i].name, metrics[i].med[b],
+				    metrics[i].rsd[b], metrics[i].med[0],
+				    metrics[i].rsd[0]);
+	}
+}
+
+static void print_verdicts(void)
+{
+	FILE *f = verdict_open();
+	int k;
+
+	for (k = 0; k < nr_verdicts; k++)
+		verdict_print(f, &verdicts[k], "mm/");
+	verdict_close(f);
+}
+
 /* ---- JSON ---- */
 
 static char run_commit[64], run_date[32];
+
+/* "verdict": one member per baseline, as verdict_json() writes it. */
+static void json_verdicts(FILE *f)
+{
+	int k;
+
+	fprintf(f, ",\n  \"verdict\": {");
+	for (k = 0; k < nr_verdicts; k++) {
+		fprintf(f, "%s\n", k ? "," : "");
+		verdict_json(f, &verdicts[k], "    ");
+	}
+	fprintf(f, "\n  }");
+}
 
 /*
  * One object per backend under "metrics" (medians), "rsd_pct" and, for
@@ -1053,6 +1108,7 @@ static void write_json(const struct run_opts *o)
 	json_section(f, "metrics", 0);
 	json_section(f, "rsd_pct", 1);
 	json_section(f, "change_pct", 2);
+	json_verdicts(f);
 	fprintf(f, "\n}\n");
 	if (fclose(f))
 		die("cannot write %s", path);
@@ -1120,6 +1176,8 @@ static int json_read_maple(const char *path)
 			section = 1;
 		else if (strstr(line, "\"change_pct\": {"))
 			section = 2;
+		else if (strstr(line, "\"verdict\": {"))
+			section = 3;
 		if (strstr(line, "\"maple\": {")) {
 			in_maple = 1;
 			continue;
@@ -1166,6 +1224,7 @@ static bool load_base(const char *path)
 /* Rows of @path's run that this one lacks follow, unless it was filtered. */
 static void print_base_table(const char *path, bool filtered, bool quick)
 {
+	struct verdict *v;
 	char change[32];
 	int i;
 
@@ -1174,10 +1233,13 @@ static void print_base_table(const char *path, bool filtered, bool quick)
 		       path);
 		return;
 	}
-	printf("\nbase: %s %s%s\nnew:  %s %s%s\n", base_commit, base_date,
+	verdict_title(stdout, "mm/", "base");
+	printf("base: %s %s%s\nnew:  %s %s%s\n", base_commit, base_date,
 	       base_quick ? " (quick)" : "", run_commit, run_date,
 	       quick ? " (quick)" : "");
 	table_header("base", "new");
+	v = &verdicts[nr_verdicts++];
+	verdict_init(v, "base");
 	for (i = 0; i < nr_metrics; i++) {
 		struct metric *m = &metrics[i];
 		struct base_metric *bm = base_find(m->name);
@@ -1185,7 +1247,11 @@ static void print_base_table(const char *path, bool filtered, bool quick)
 		change[0] = '\0';
 		if (bm && bm->value)
 			snprintf(change, sizeof(change), "%+.1f%%",
-				 100 * (m->med[0] - bm->value) / bm->value);
+				 verdict_change(bm->value, m->med[0]));
+		if (bm)
+			verdict_add(v, m->name, bm->value,
+				    bm->have_rsd ? bm->rsd : -1, m->med[0],
+				    m->rsd[0]);
 		table_row(bm ? bm->value : 0, bm ? bm->rsd : 0, bm, change,
 			  m->med[0], m->rsd[0], true, m->name);
 	}
@@ -1282,18 +1348,23 @@ int main(int argc, char **argv)
 	run_all(&o, argv[0]);
 
 	printf("\nmm/ (vma_bench): %d rounds, backends alternating; values are medians,\n"
-	       "%%stddev the spread of the rounds, %%change the median of the per-round\n"
-	       "ratios maple/baseline. *_ops: operations per second per task (higher\n"
-	       "is better); *ns_per_op, *insn_per_op: lower is better.\n", o.runs);
+	       "%%stddev the spread of the rounds, %%change that of the two medians\n"
+	       "printed, maple against the baseline.  *_ops: operations per second\n"
+	       "per task (higher is better); *ns_per_op, *insn_per_op: lower is better.\n",
+	       o.runs);
 	if (!backend_by_name("upstream"))
 		printf("upstream (Linux 6.1's lib/maple_tree.c): not in this run\n");
 	if (!backend_by_name("upstream-6.12"))
 		printf("upstream-6.12 (Linux 6.12's lib/maple_tree.c): not in this run\n");
 	print_tables();
+	verdicts_backends();
 	if (o.base)
 		print_base_table(o.base, o.filter, o.quick);
+	print_verdicts();
 	fflush(stdout);
 	if (!o.no_json)
 		write_json(&o);
+	for (i = 0; i < nr_verdicts; i++)
+		verdict_free(&verdicts[i]);
 	return 0;
 }
