@@ -8,8 +8,8 @@
 # than on each baseline measured in the same run, the rbtree design and
 # Linux 6.1's and 6.12's own trees (when the run had them; a baseline
 # the run lacks is drawn as nothing); above 1 ours is faster.  The
-# factor comes from the run's %change (the median of the per-round
-# ratios): 1 + change for operations per second, 1 / (1 + change) for
+# factor comes from the run's %change (of the two medians the tables
+# print): 1 + change for operations per second, 1 / (1 + change) for
 # ns and instructions per operation.  Below: thread-mode scaling, for
 # each backend the operations per second of each of nproc threads sharing
 # one mm over those of one task alone (1 would be perfect scaling; on a
