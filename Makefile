@@ -310,19 +310,32 @@ deps-chart:
 	$(call install_pkgs,$(CHART_PKGS),)
 
 # The README's recipe for a program outside the tree, followed to the
-# letter: tools/testing/outside/prog.c built with pkg-config against
-# build/maple.pc and run.  Silent unless it fails.
+# letter: the C block after the README's "outside-prog" marker, built
+# with pkg-config against build/maple.pc and run, so the README's program
+# and command cannot drift from what works.  Silent unless it fails.
 OUTSIDE_PROG	:= $(BUILD)/outside/prog
-$(OUTSIDE_PROG): tools/testing/outside/prog.c $(BUILD)/maple.pc \
-		 $(BUILD)/libmaple.a
+$(BUILD)/outside/prog.c: README.md
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(SANFLAGS) -o $@ $< \
+	$(Q)awk '/^<!-- outside-prog:/ { on = 1; next } \
+		on && /^```c$$/ { code = 1; next } \
+		code && /^```$$/ { exit } code' $< > $@
+	$(Q)grep -q 'main(' $@ || \
+		{ echo "outside-check: no outside-prog block in README.md"; \
+		  rm -f $@; exit 1; }
+
+$(OUTSIDE_PROG): $(BUILD)/outside/prog.c $(BUILD)/maple.pc \
+		 $(BUILD)/libmaple.a
+	$(Q)$(CC) $(SANFLAGS) -Wall -Wextra -Werror -o $@ $< \
 		$$(PKG_CONFIG_PATH=$(BUILD) pkg-config --cflags --libs maple)
 
 outside-check: $(OUTSIDE_PROG)
 	@$(OUTSIDE_PROG) > $(BUILD)/outside/prog.log 2>&1 || \
 		{ cat $(BUILD)/outside/prog.log; \
 		  echo "outside-check: the README's outside program failed"; \
+		  exit 1; }
+	@grep -qx '2 ranges, then erased' $(BUILD)/outside/prog.log || \
+		{ cat $(BUILD)/outside/prog.log; \
+		  echo "outside-check: the README's program printed something else"; \
 		  exit 1; }
 
 # Build in a sub-make so the package check really comes first, then run.
