@@ -28,6 +28,10 @@
 # make bench-quick           the tree only, QUICK=1
 # make bench-callgrind       only the callgrind counts
 # make bench-smoke           one tiny run to see the benchmark works (no JSON)
+# make bench-page            Documentation/bench-results.rst from the newest
+#                            full run in bench-results/ (or RUN=<run>.json),
+#                            its chart copied to Documentation/images/
+#                            (scripts/bench-results-page.py)
 # make bench-upstream        the tree-level run on Linux 6.1's and 6.12's
 #                            own maple trees and on ours, in turn,
 #                            UPSTREAM_ROUNDS (3) times each; the medians
@@ -186,6 +190,12 @@ bench-chart-deps:
 bench-chart: deps-chart
 	@f="$(FILE)"; [ -n "$$f" ] || f=$$(ls -t bench-results/*-mm.json | head -1); \
 	scripts/bench-chart.sh "$$f"
+
+# make bench-page [RUN=bench-results/<run>.json]: the results page of a
+# run, by default the newest full one.
+.PHONY: bench-page
+bench-page:
+	@scripts/bench-results-page.py $(RUN)
 
 bench-quick: $(BENCH_BIN)
 	$(BENCH_BIN) --quick $(BENCH_RUN_ARGS)
