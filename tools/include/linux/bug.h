@@ -77,10 +77,25 @@ long kernel_warn_count(void);
 
 /**
  * kernel_warn_set_expected() - Are warnings expected from now on?
- * @expected: If true, WARN*() reports go to stdout as ordinary kernel log
- *	lines ("WARNING (expected): ...") instead of stderr; they are still
- *	counted.
+ * @expected: If true, WARN*() reports ("WARNING (expected): ...") and the
+ *	stack traces printed meanwhile go to the log set with
+ *	kernel_warn_set_log(), or, without one, the reports to stdout as
+ *	ordinary kernel log lines, instead of stderr; they are still counted.
  */
 void kernel_warn_set_expected(bool expected);
+
+/**
+ * kernel_warn_set_log() - Where expected warnings go.
+ * @fd: A file descriptor open for writing, or -1 for none.  Each report is
+ *	written whole with write(2), so nothing is lost if the process dies.
+ */
+void kernel_warn_set_log(int fd);
+
+/**
+ * kernel_report() - Print @text, whole lines, as a warning would be.
+ * @text: To stderr, or to the log of expected warnings while warnings are
+ *	expected and a log is set.  dump_stack() prints through this.
+ */
+void kernel_report(const char *text);
 
 #endif /* _TOOLS_LINUX_BUG_H */

@@ -65,6 +65,10 @@ int vprintk(const char *fmt, va_list args) __printf(1, 0);
 
 /**
  * dump_stack() - Print a backtrace of the calling thread to stderr.
+ *
+ * One frame a line, " function (file:line)", named by addr2line where it
+ * is installed (binutils), else as backtrace_symbols() can.  While warnings
+ * are expected, to their log instead (kernel_report() in <linux/bug.h>).
  */
 void dump_stack(void);
 

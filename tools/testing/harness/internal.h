@@ -28,6 +28,12 @@ void ktest_fail(struct kunit *test, const char *fmt, ...)
 void ktest_comment(const char *fmt, ...)
 	__attribute__((__format__(printf, 1, 2)));
 
+/*
+ * Defined by runner-selftest only, whose output is checked line by line:
+ * the runner then leaves its own suite ("ktest_runner") out.
+ */
+extern const int ktest_runner_selftest __weak;
+
 /* Run and forget the case's pending actions (kunit_kmalloc() etc.). */
 void ktest_release_resources(struct kunit *test);
 

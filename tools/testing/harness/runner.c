@@ -13,6 +13,10 @@
  *   warning check (a WARN*() fails the case unless it allowed warnings).
  *
  * The child sends its result down a pipe; the parent prints the "ok" line.
+ * The warnings a case expects (ktest_allow_warnings()), and the stack
+ * traces printed meanwhile, go to a file of the case's own; the parent
+ * prints them as comment lines before the "not ok" line if the case fails,
+ * before the "ok" line under V=1, and not otherwise.
  * The last line printed is "N passed, M failed" (", K skipped" if K > 0),
  * counting cases, and the exit status is 1 if any case failed.  A filter
  * that matches no case is a mistake, not an empty pass: the runner names
@@ -23,6 +27,7 @@
  *   KTEST_NOFORK=1                  run cases in this process (for gdb)
  *   KTEST_TIMEOUT=seconds           per-case time limit (default 600)
  *   KTEST_CORE=1                    allow core dumps from crashed cases
+ *   V=1 or KTEST_VERBOSE=1          show expected warnings of passing cases
  *   SEED=n                          seed for ktest_seed() and the PRNG
  * Arguments, if any, are filters too; --list prints suite.case names.
  */
@@ -49,6 +54,7 @@
 #include <linux/slab.h>
 
 #include "internal.h"
+#include "ktest.h"
 
 #define MAX_FILTERS	32
 
@@ -64,6 +70,7 @@ extern void maple_tree_init(void) __attribute__((__weak__));
 static const char *filters[MAX_FILTERS];
 static unsigned int nr_filters;
 static bool opt_nofork;
+static bool opt_verbose;
 static long opt_timeout = 600;
 static bool booted;
 
@@ -214,9 +221,12 @@ static void run_params(struct kunit_suite *suite, struct kunit_case *kc,
 	}
 }
 
-/* Run one case in the current process and fill in @res. */
+/*
+ * Run one case in the current process and fill in @res.  Expected warnings
+ * go to @log_fd (-1: to stdout, as comment lines).
+ */
 static void run_case(struct kunit_suite *suite, struct kunit_case *kc,
-		     struct case_result *res)
+		     struct case_result *res, int log_fd)
 {
 	struct kunit test = { 0 };
 	long live, warns, leaked;
@@ -229,6 +239,7 @@ static void run_case(struct kunit_suite *suite, struct kunit_case *kc,
 	}
 	live = kmem_nr_live();
 	kernel_warn_set_expected(false);
+	kernel_warn_set_log(log_fd);
 	warns = kernel_warn_count();
 	test.name = kc->name;
 
@@ -258,6 +269,8 @@ static void run_case(struct kunit_suite *suite, struct kunit_case *kc,
 		ktest_fail(&test, "%ld WARNING%s triggered (see stderr)", warns,
 			   warns == 1 ? "" : "s");
 report:
+	kernel_warn_set_expected(false);
+	kernel_warn_set_log(-1);
 	printk_set_prefix(NULL);
 	fflush(stdout);
 	res->status = test.status;
@@ -289,7 +302,7 @@ static void set_result(struct case_result *res, int status, const char *fmt,
 
 /* Run one case in a child process, within the time limit. */
 static void run_case_forked(struct kunit_suite *suite, struct kunit_case *kc,
-			    struct case_result *res)
+			    struct case_result *res, int log_fd)
 {
 	long deadline = now_ms() + opt_timeout * 1000;
 	size_t got = 0;
@@ -316,7 +329,7 @@ static void run_case_forked(struct kunit_suite *suite, struct kunit_case *kc,
 			setrlimit(RLIMIT_CORE, &none);
 		}
 		close(fds[0]);
-		run_case(suite, kc, res);
+		run_case(suite, kc, res, log_fd);
 		fflush(stdout);
 		fflush(stderr);
 		if (write(fds[1], res, sizeof(*res)) != sizeof(*res))
@@ -363,6 +376,68 @@ static void run_case_forked(struct kunit_suite *suite, struct kunit_case *kc,
 		set_result(res, KUNIT_FAILURE, "crashed: exited early");
 }
 
+/* Print the lines of @log as comment lines of case @name. */
+static void print_log(FILE *out, const char *name, FILE *log)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	bool first = true;
+
+	rewind(log);
+	while ((len = getline(&line, &cap, log)) > 0) {
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (first)
+			fprintf(out, "    # %s: expected warnings:\n", name);
+		first = false;
+		fprintf(out, "    # %s\n", line);
+	}
+	free(line);
+}
+
+/*
+ * Run case number @case_no of @suite and print its result line to @out,
+ * after its expected warnings if it failed or under V=1.
+ * Return: The case's status.
+ */
+static int run_and_report(FILE *out, struct kunit_suite *suite,
+			  struct kunit_case *kc, unsigned int case_no)
+{
+	struct case_result res = { 0 };
+	FILE *log = tmpfile();
+	int log_fd = log ? fileno(log) : -1;
+
+	if (opt_nofork)
+		run_case(suite, kc, &res, log_fd);
+	else
+		run_case_forked(suite, kc, &res, log_fd);
+
+	if (log && (opt_verbose || res.status == KUNIT_FAILURE))
+		print_log(out, kc->name, log);
+	if (log)
+		fclose(log);
+	if (res.status == KUNIT_FAILURE)
+		fprintf(out, "    not ok %u %s # %s\n", case_no, kc->name,
+			res.reason);
+	else if (res.status == KUNIT_SKIPPED)
+		fprintf(out, "    ok %u %s # SKIP %s\n", case_no, kc->name,
+			res.reason);
+	else
+		fprintf(out, "    ok %u %s\n", case_no, kc->name);
+	fflush(out);
+	return res.status;
+}
+
+static bool env_true(const char *name)
+{
+	const char *env = getenv(name);
+
+	return env && *env && strcmp(env, "0");
+}
+
+static void register_own_suite(void);
+
 static void usage(const char *prog)
 {
 	printf("usage: %s [--list] [suite[.case] glob ...]\n"
@@ -396,11 +471,14 @@ int main(int argc, char **argv)
 	}
 	env = getenv("KTEST_NOFORK");
 	opt_nofork = env && *env && *env != '0';
+	opt_verbose = env_true("KTEST_VERBOSE") ||
+		      ((env = getenv("V")) && !strcmp(env, "1"));
 	ktest_fork_mode = !opt_nofork;
 	env = getenv("KTEST_TIMEOUT");
 	if (env && atol(env) > 0)
 		opt_timeout = atol(env);
 
+	register_own_suite();
 	if (list) {
 		for_each_suite(set, i, suite) {
 			struct kunit_case *kc;
@@ -429,27 +507,17 @@ int main(int argc, char **argv)
 		printf("    KTAP version 1\n    # Subtest: %s\n    1..%u\n",
 		       suite->name, nr_cases);
 		for (kc = suite->test_cases; kc->run_case; kc++) {
-			struct case_result res = { 0 };
-
 			if (!selected(suite->name, kc->name))
 				continue;
-			case_no++;
-			if (opt_nofork)
-				run_case(suite, kc, &res);
-			else
-				run_case_forked(suite, kc, &res);
-
-			if (res.status == KUNIT_FAILURE) {
+			switch (run_and_report(stdout, suite, kc, ++case_no)) {
+			case KUNIT_FAILURE:
 				s_fail++;
-				printf("    not ok %u %s # %s\n", case_no,
-				       kc->name, res.reason);
-			} else if (res.status == KUNIT_SKIPPED) {
+				break;
+			case KUNIT_SKIPPED:
 				s_skip++;
-				printf("    ok %u %s # SKIP %s\n", case_no,
-				       kc->name, res.reason);
-			} else {
+				break;
+			default:
 				s_pass++;
-				printf("    ok %u %s\n", case_no, kc->name);
 			}
 		}
 		printf("    # %s: pass:%u fail:%u skip:%u total:%u\n",
@@ -481,4 +549,178 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	return failed ? 1 : 0;
+}
+
+/* ---- the runner's own suite (in maple-test, not in runner-selftest) ---- */
+
+/* Not a tail call to dump_stack(): this frame stays on the stack. */
+static noinline void sample_trace_marker(void)
+{
+	dump_stack();
+	barrier();
+}
+
+static void sample_warns(struct kunit *test)
+{
+	ktest_allow_warnings(test);
+	WARN(1, "sample warning %d", 42);
+	sample_trace_marker();
+}
+
+static void sample_warns_and_passes(struct kunit *test)
+{
+	sample_warns(test);
+}
+
+static void sample_warns_and_fails(struct kunit *test)
+{
+	sample_warns(test);
+	KUNIT_FAIL(test, "failing on purpose");
+}
+
+static struct kunit_case sample_cases[] = {
+	KUNIT_CASE(sample_warns_and_passes),
+	KUNIT_CASE(sample_warns_and_fails),
+	{}
+};
+
+/* Never registered: the cases below run its cases one by one. */
+static struct kunit_suite sample_suite = {
+	.name = "ktest_runner_sample",
+	.test_cases = sample_cases,
+};
+
+static void free_action(void *p)
+{
+	free(p);
+}
+
+/*
+ * Run sample case @kc as the runner's main loop does, verbose or not, and
+ * return what it printed for the case.
+ */
+static char *run_sample(struct kunit *test, struct kunit_case *kc,
+			bool verbose, int *status)
+{
+	bool was_verbose = opt_verbose;
+	int saved_stdout, null;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	/* In this process, the sample's warnings would be this case's. */
+	if (!ktest_forked())
+		kunit_skip(test, "the sample case needs a process of its own");
+	out = open_memstream(&text, &len);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	/* What the sample prints itself (its failure) is not ours to show. */
+	fflush(stdout);
+	saved_stdout = dup(STDOUT_FILENO);
+	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	KUNIT_ASSERT_GE(test, saved_stdout, 0);
+	KUNIT_ASSERT_GE(test, null, 0);
+	dup2(null, STDOUT_FILENO);
+	close(null);
+	opt_verbose = verbose;
+	*status = run_and_report(out, &sample_suite, kc, 1);
+	opt_verbose = was_verbose;
+	fflush(stdout);
+	dup2(saved_stdout, STDOUT_FILENO);
+	close(saved_stdout);
+	fclose(out);
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, free_action,
+							text), 0);
+	return text;
+}
+
+static void expected_warnings_hidden_when_case_passes(struct kunit *test)
+{
+	int status;
+	char *out = run_sample(test, &sample_cases[0], false, &status);
+
+	KUNIT_EXPECT_EQ(test, status, KUNIT_SUCCESS);
+	KUNIT_EXPECT_STREQ(test, out, "    ok 1 sample_warns_and_passes\n");
+}
+
+static void expected_warnings_shown_when_case_fails(struct kunit *test)
+{
+	int status;
+	char *out = run_sample(test, &sample_cases[1], false, &status);
+	char *warning, *trace, *result;
+
+	KUNIT_EXPECT_EQ(test, status, KUNIT_FAILURE);
+	warning = strstr(out,
+		"    # sample_warns_and_fails: expected warnings:\n"
+		"    # WARNING (expected): at tools/testing/harness/runner.c:");
+	trace = strstr(out, "(): sample warning 42\n    # Call trace:\n");
+	result = strstr(out, "    not ok 1 sample_warns_and_fails # ");
+	KUNIT_ASSERT_NOT_NULL(test, warning);
+	KUNIT_ASSERT_NOT_NULL(test, trace);
+	KUNIT_ASSERT_NOT_NULL(test, result);
+	/* The warnings come first, then the result line, which ends it. */
+	KUNIT_EXPECT_TRUE(test, warning < trace && trace < result);
+	KUNIT_EXPECT_NULL(test, strchr(strchr(result, '\n') + 1, '\n'));
+}
+
+static void expected_warnings_shown_when_verbose(struct kunit *test)
+{
+	int status;
+	char *out = run_sample(test, &sample_cases[0], true, &status);
+	char *result;
+
+	KUNIT_EXPECT_EQ(test, status, KUNIT_SUCCESS);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out,
+		"    # sample_warns_and_passes: expected warnings:\n"
+		"    # WARNING (expected): at tools/testing/harness/runner.c:"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out, "    # Call trace:\n"));
+	result = strstr(out, "    ok 1 sample_warns_and_passes\n");
+	KUNIT_ASSERT_NOT_NULL(test, result);
+	KUNIT_EXPECT_STREQ(test, result, "    ok 1 sample_warns_and_passes\n");
+}
+
+/* Static functions have no dynamic symbol: only addr2line can name them. */
+static void call_trace_names_static_functions(struct kunit *test)
+{
+	int status;
+	char *out;
+
+	if (system("command -v addr2line >/dev/null 2>&1"))
+		kunit_skip(test, "no addr2line (binutils) to name frames");
+	out = run_sample(test, &sample_cases[1], false, &status);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out,
+		"\n    #  dump_stack (tools/lib/printk.c:"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out,
+		"\n    #  sample_trace_marker (tools/testing/harness/runner.c:"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out,
+		"\n    #  sample_warns_and_fails (tools/testing/harness/runner.c:"));
+}
+
+static struct kunit_case own_cases[] = {
+	KUNIT_CASE(expected_warnings_hidden_when_case_passes),
+	KUNIT_CASE(expected_warnings_shown_when_case_fails),
+	KUNIT_CASE(expected_warnings_shown_when_verbose),
+	KUNIT_CASE(call_trace_names_static_functions),
+	{}
+};
+
+static struct kunit_suite own_suite = {
+	.name = "ktest_runner",
+	.test_cases = own_cases,
+};
+
+static struct kunit_suite * const own_suites[] = { &own_suite };
+static struct kunit_suite_set own_set = {
+	.suites = own_suites,
+	.nr = 1,
+};
+
+/*
+ * After every other suite, unless this is runner-selftest: its output is
+ * checked line by line (shim_test.c).
+ */
+static void register_own_suite(void)
+{
+	if (!&ktest_runner_selftest)
+		__kunit_register_suites(&own_set);
 }
