@@ -3,18 +3,14 @@
 #
 # Run our KUnit suites (lib/maple_tree_kunit.c), our self-test module
 # (lib/test_maple_tree_api.c) and the kernel's own lib/test_maple_tree.c,
-# all built in, in a real kernel: Debian's linux-source-6.1 on UML, with
+# all built in, in a real kernel: Debian's linux-source-6.1 (or, with
+# KUNIT_SRC, another version's, such as linux-source-6.12) on UML, with
 # our tree in place of the kernel's.
 #
-#  1. Copy the pristine linux-source-6.1 (scripts/linux-src.sh) to
-#     $OUT/linux (once; it is kept for incremental runs and copied again
-#     when the tarball changes).
-#  2. Put include/linux/maple_tree.h, lib/maple_tree.c,
-#     lib/test_maple_tree_api.c and lib/maple_tree_kunit.c in place (copied
-#     only when they differ, so kbuild rebuilds only what changed), install
-#     our Kconfig as lib/Kconfig.maple instead of the kernel's
-#     DEBUG_MAPLE_TREE entry, and append scripts/kbuild/lib.Makefile to
-#     lib/Makefile.  The kernel's lib/test_maple_tree.c stays as it is.
+#  1. and 2. scripts/linux-put-ours.sh: a kept copy of the pristine
+#     source in $OUT/linux with our header, lib/maple_tree.c, self-test
+#     module, KUnit suites and Kconfig entry in place of the kernel's
+#     (the kernel's lib/test_maple_tree.c stays as it is).
 #  3. tools/testing/kunit/kunit.py run --arch=um with
 #     scripts/kunit/maple.kunitconfig.
 #  4. Read the results ourselves: kunit.py exits 0 even when a non-KUnit
@@ -39,55 +35,11 @@ KUNIT_SRC=${KUNIT_SRC:-/usr/src/linux-source-6.1.tar.xz}
 tree=$OUT/linux
 bdir=$OUT/build
 
-# 1. A copy of the pristine kernel source (scripts/linux-src.sh), made once
-#    per tarball.
-pristine=$(LINUX_SRC_TARBALL=$KUNIT_SRC scripts/linux-src.sh)
-stamp=$(cat "$pristine/../stamp")
-if [ ! -f "$tree/.maple-src" ] || [ "$(cat "$tree/.maple-src")" != "$stamp" ]; then
-	echo "kunit-uml: copying $pristine"
-	rm -rf "$tree" "$bdir"
-	mkdir -p "$OUT"
-	cp -a "$pristine" "$tree"
-	cp "$tree/lib/Kconfig.debug" "$tree/lib/Kconfig.debug.maple-orig"
-	cp "$tree/lib/Makefile" "$tree/lib/Makefile.maple-orig"
-	echo "$stamp" >"$tree/.maple-src"
-fi
-
-# 2. Our files in place; unchanged files keep their timestamps.
-put() {	# put <generated or source file> <destination in the tree>
-	if ! cmp -s "$1" "$tree/$2"; then
-		cp "$1" "$tree/$2"
-		echo "kunit-uml: updated $2"
-	fi
-}
-gen=$OUT/gen
-mkdir -p "$gen"
-put include/linux/maple_tree.h include/linux/maple_tree.h
-put lib/maple_tree.c lib/maple_tree.c
-put lib/test_maple_tree_api.c lib/test_maple_tree_api.c
-# The kernel's own self-test, as shipped (older runs of this script put
-# ours over it).
-orig=$tree/lib/test_maple_tree.c.maple-orig
-[ -s "$orig" ] || cp "$pristine/lib/test_maple_tree.c" "$orig"
-put "$orig" lib/test_maple_tree.c
-put lib/maple_tree_kunit.c lib/maple_tree_kunit.c
-put Kconfig lib/Kconfig.maple
-# The kernel's DEBUG_MAPLE_TREE entry becomes a "source" of ours; its
-# TEST_MAPLE_TREE entry stays.  An entry ends at the next line that starts
-# a Kconfig statement.
-awk '
-	/^(config|menuconfig|menu|endmenu|if|endif|source|comment|choice|endchoice) / ||
-	/^(endmenu|endif|endchoice)$/ { skip = 0 }
-	/^config DEBUG_MAPLE_TREE$/ { print "source \"lib/Kconfig.maple\"\n"; skip = 1 }
-	!skip { print }
-' "$tree/lib/Kconfig.debug.maple-orig" >"$gen/Kconfig.debug"
-grep -q '^source "lib/Kconfig.maple"' "$gen/Kconfig.debug" || {
-	echo "kunit-uml: no DEBUG_MAPLE_TREE entry in lib/Kconfig.debug" >&2
-	exit 1
-}
-put "$gen/Kconfig.debug" lib/Kconfig.debug
-cat "$tree/lib/Makefile.maple-orig" scripts/kbuild/lib.Makefile >"$gen/Makefile"
-put "$gen/Makefile" lib/Makefile
+# 1. and 2. The kept copy of the source with our files in place; a new
+#    copy (another tarball) starts its build afresh.
+old=$(cat "$tree/.maple-src" 2>/dev/null || true)
+LINUX_SRC_TARBALL=$KUNIT_SRC scripts/linux-put-ours.sh "$tree"
+[ "$old" = "$(cat "$tree/.maple-src")" ] || rm -rf "$bdir"
 
 # 3. Build and run on UML.
 log=$OUT/kunit.log
