@@ -3,7 +3,7 @@
 #
 # Read the console log of a boot test (scripts/boot-test.sh) and decide.
 #
-#   scripts/boot/check-log.sh [--no-kunit] LOG
+#   scripts/boot/check-log.sh [--no-kunit] [--stress] [--api] LOG
 #
 # Passes (exit 0) only when all of these hold:
 #  - /init ran to its end: "maple-init: done", every "maple-init: <step>:"
@@ -11,9 +11,13 @@
 #    "vma_workload exit
 #    status 0", the workload's final "vma-workload: ok (" line and no
 #    "vma-workload: ... FAILED";
+#  - with --stress: /init ran tools/testing/vma/fault_stress.c, which
+#    printed "fault-stress: ok (" and exited 0;
 #  - the kernel's own self-test printed "maple_tree: N of M tests passed"
 #    with N == M > 0, or N == M - 1 where the one failed check is the one
 #    the unpatched 6.1.192 source fails too: "BUG at next_prev_test:1991";
+#  - with --api (a kernel with our self-test module built in): it printed
+#    "test_maple_tree_api: N of M tests passed" with N == M > 0;
 #  - unless --no-kunit (a kernel without our suites): every KUnit suite
 #    named in lib/maple_tree_kunit.c is "ok" and no test is "not ok";
 #  - the kernel printed no BUG:, WARNING:, Oops, panic, call trace or
@@ -24,11 +28,17 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 
 kunit=1
-if [ "${1:-}" = "--no-kunit" ]; then
-	kunit=0
-	shift
-fi
-raw=${1:?usage: $0 [--no-kunit] LOG}
+stress=0
+api=0
+while [ $# -gt 1 ]; do
+	case $1 in
+	--no-kunit) kunit=0; shift ;;
+	--stress) stress=1; shift ;;
+	--api) api=1; shift ;;
+	*) break ;;
+	esac
+done
+raw=${1:?usage: $0 [--no-kunit] [--stress] [--api] LOG}
 [ -s "$raw" ] || { echo "check-log: FAIL: empty or missing log $raw"; exit 1; }
 # Judge the log without printk's "[    1.234567] " time stamps.
 log=$(mktemp /tmp/check-log.XXXXXX)
@@ -48,6 +58,11 @@ has '^maple-init: vma_workload exit status 0 ' || bad "vma_workload failed"
 has '^vma-workload: ok \(' || bad "no final 'vma-workload: ok' line"
 ! has '^vma-workload: .*FAILED' || bad "a workload pattern failed"
 has '^maple-init: done ' || bad "/init did not finish"
+if [ "$stress" = 1 ]; then
+	grep -a -E '^fault-stress: ' "$log" | sed 's/^/  /'
+	has '^maple-init: fault_stress exit status 0 ' || bad "fault_stress failed"
+	has '^fault-stress: ok \(' || bad "no 'fault-stress: ok' line"
+fi
 
 # The kernel's own lib/test_maple_tree.c.
 line=$(grep -a -o 'maple_tree: [0-9]* of [0-9]* tests passed' "$log" | tail -n1)
@@ -71,6 +86,15 @@ else
 	else
 		bad "self-test: $line"
 	fi
+fi
+
+# Our self-test module.
+if [ "$api" = 1 ]; then
+	line=$(grep -a -o 'test_maple_tree_api: [0-9]* of [0-9]* tests passed' "$log" | tail -n1)
+	echo "  ${line:-no test_maple_tree_api result line}"
+	read -r passed run < <(sed 's/.*: \([0-9]*\) of \([0-9]*\).*/\1 \2/' <<<"${line:-x: 0 of 0}")
+	[ -n "$line" ] && [ "$run" -gt 0 ] && [ "$passed" -eq "$run" ] ||
+		bad "our self-test module: ${line:-no result line}"
 fi
 
 # Our KUnit suites.

@@ -80,6 +80,15 @@ t=$(ms)
 rc=$?
 say "vma_workload exit status $rc ($(( $(ms) - t )) ms)"
 
+# Page faults racing VMA changes, when the command line asks for it
+# (scripts/boot-test.sh --stress).
+if [ -n "${FAULT_STRESS:-}" ]; then
+	t=$(ms)
+	/fault_stress "$FAULT_STRESS" ${FAULT_STRESS_OPTS:-}
+	rc=$?
+	say "fault_stress exit status $rc ($(( $(ms) - t )) ms)"
+fi
+
 say "done ($(( $(ms) - t_all )) ms)"
 sync
 # UML powers off; a tinyconfig x86_64 kernel has no ACPI to power off
