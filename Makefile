@@ -275,7 +275,7 @@ modules: kernel-deps
 	$(MAKE) -C "$$kdir" M=$(KMOD) $(KBUILD_ARGS) modules
 
 check-kernel: kernel-deps
-	@FULL=$(FULL) BOOT=$(BOOT) scripts/check-kernel.sh
+	@FULL=$(FULL) BOOT=$(BOOT) KVER=$(KVER) scripts/check-kernel.sh
 
 # Needs only git and the source package (installed as root).
 series:

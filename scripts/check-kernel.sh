@@ -3,7 +3,14 @@
 #
 # make check-kernel: every kernel-side check, one after the other, each
 # timed; all of them run even when one fails, and the exit status is 1 if
-# any failed.
+# any failed.  KVER picks the kernel the set is about: 6.1 (the default,
+# what CI runs, with the UML part of 6.12 too) or 6.12.
+#   selftest-user scripts/linux-selftest-user.sh 6.1 and 6.12: each
+#                                        kernel's lib/test_maple_tree.c
+#                                        built in userspace on our tree
+#   linux-vma    scripts/linux-vma-test.sh  Linux 6.12's own userspace
+#                                        VMA suite (tools/testing/vma) on
+#                                        its tree and on ours
 #   qemu-module  scripts/qemu-test.sh    test_maple_tree_api.ko in Debian's kernel
 #   kunit-uml    scripts/kunit-uml.sh    KUnit suites + built-in test on UML
 #   series-prefixes scripts/apply-series.sh --prefixes: every prefix of
@@ -21,21 +28,49 @@
 #   uml-kasan    scripts/boot-test.sh --kasan: the same boot with KASAN
 #                                        (and lockdep, RCU checking): a
 #                                        read of a freed node fails it
-# With FULL=1 also:
+#   uml-boot-6.12 scripts/boot-test.sh --kver 6.12: Linux 6.12 with our
+#                                        tree on UML: the same checks, our
+#                                        self-test module too, and 20 s of
+#                                        tools/testing/vma/fault_stress.c
+# With KVER=6.12 instead: selftest-user, linux-vma, uml-boot-6.12 and
+#   kunit-uml-6.12 scripts/kunit-uml.sh on Debian's linux-source-6.12
+#   uml-kasan-6.12 uml-boot-6.12 with KASAN
+#   x86-boot-6.12 scripts/boot-test.sh --kver 6.12 --arch x86_64: under
+#                                        qemu (TCG), page faults served
+#                                        without mmap_lock
+#                                        (CONFIG_PER_VMA_LOCK), 60 s of
+#                                        fault_stress that must count
+#                                        lock-free faults
+#   x86-kasan-6.12 the same with KASAN
+# With FULL=1 also, for 6.1:
 #   x86-boot     scripts/boot-test.sh --arch x86_64: the same patched
 #                                        kernel for x86_64 under qemu (TCG)
 #   i386-boot    scripts/boot-test.sh --arch i386: and for 32-bit x86
 #                                        (32-bit unsigned long, 32-slot
 #                                        leaves, CONFIG_FRAME_WARN 1024)
+# and for 6.12:
+#   x86-kasan-6.12-unpatched  the KASAN stress boot of Linux 6.12 as
+#                                        shipped, for comparison
 #
-# CI runs the default set.  BOOT=1 is accepted and changes nothing now that
-# uml-boot is in the default set.
-# CHECK_KERNEL_ONLY="qemu-module static" runs a subset.
+# BOOT=1 is accepted and changes nothing now that uml-boot is in the
+# default set.  CHECK_KERNEL_ONLY="qemu-module static" runs a subset.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-default="qemu-module kunit-uml series-prefixes static uml-boot uml-kasan"
-[ "${FULL:-0}" = 1 ] && default="$default x86-boot i386-boot"
+KVER=${KVER:-6.1}
+case $KVER in
+6.1)
+	default="selftest-user linux-vma qemu-module kunit-uml series-prefixes"
+	default="$default static uml-boot-6.12 uml-boot uml-kasan"
+	[ "${FULL:-0}" = 1 ] && default="$default x86-boot i386-boot" ;;
+6.12)
+	default="selftest-user linux-vma kunit-uml-6.12 uml-boot-6.12"
+	default="$default uml-kasan-6.12 x86-boot-6.12 x86-kasan-6.12"
+	[ "${FULL:-0}" = 1 ] && default="$default x86-kasan-6.12-unpatched" ;;
+*)
+	echo "check-kernel: unknown KVER $KVER (6.1, 6.12)" >&2
+	exit 2 ;;
+esac
 only=${CHECK_KERNEL_ONLY:-$default}
 failed=()
 passed=0
@@ -57,18 +92,32 @@ run() {
 series_prefixes() {
 	local d=build/series-prefixes
 	scripts/kernel-deps.sh &&
-	SERIES_OUT=$PWD/$d/patches scripts/make-series.sh >/dev/null &&
-	SERIES=$PWD/$d/patches scripts/apply-series.sh --prefixes "$d"
+	KVER=6.1 SERIES_OUT=$PWD/$d/patches scripts/make-series.sh >/dev/null &&
+	KVER=6.1 SERIES=$PWD/$d/patches scripts/apply-series.sh --prefixes "$d"
 }
 
+selftest_user() {
+	scripts/linux-selftest-user.sh 6.1 && scripts/linux-selftest-user.sh 6.12
+}
+
+run selftest-user selftest_user
+run linux-vma scripts/linux-vma-test.sh
 run qemu-module scripts/qemu-test.sh
 run kunit-uml scripts/kunit-uml.sh
+run kunit-uml-6.12 env OUT="$PWD/build/kunit-6.12" \
+	KUNIT_SRC=/usr/src/linux-source-6.12.tar.xz scripts/kunit-uml.sh
 run series-prefixes series_prefixes
 run uml-boot scripts/boot-test.sh --arch um
 run uml-kasan scripts/boot-test.sh --arch um --kasan
 run static scripts/static-check.sh
 run x86-boot scripts/boot-test.sh --arch x86_64
 run i386-boot scripts/boot-test.sh --arch i386
+run uml-boot-6.12 scripts/boot-test.sh --kver 6.12 --arch um --stress 20
+run uml-kasan-6.12 scripts/boot-test.sh --kver 6.12 --arch um --kasan --stress 20
+run x86-boot-6.12 scripts/boot-test.sh --kver 6.12 --arch x86_64 --stress 60
+run x86-kasan-6.12 scripts/boot-test.sh --kver 6.12 --arch x86_64 --kasan --stress 60
+run x86-kasan-6.12-unpatched scripts/boot-test.sh --kver 6.12 --arch x86_64 \
+	--kasan --stress 60 --unpatched
 
 [ ${#failed[@]} -eq 0 ] || echo "check-kernel: FAILED: ${failed[*]}"
 echo "check-kernel: $passed passed, ${#failed[@]} failed"
