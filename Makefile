@@ -171,8 +171,20 @@ endif
 
 .PHONY: all check check-asan check-tsan check-32 deps deps-32 deps-fuzz \
 	deps-callgrind deps-chart install clean tests outside-check kernel-deps modules \
-	check-kernel series fork-bench FORCE
+	check-kernel series fork-bench help FORCE
 .DEFAULT_GOAL	:= all
+
+# The README's table of targets, so that the two cannot disagree.
+help:
+	@awk -F'|' '/^<!-- make help prints this table -->/ { on = 1; next } \
+		on && /^\|---/ { next } \
+		on && /^\|/ { for (i = 2; i <= 5; i++) { \
+				gsub(/`/, "", $$i); gsub(/^ +| +$$/, "", $$i) } \
+			if ($$2 == "target") next; \
+			printf "  %-29s %s\n  %-29s   needs: %s; %s\n", \
+				$$2, $$3, "", ($$4 == "" ? "-" : $$4), $$5; next } \
+		on { exit }' README.md
+	@echo "  (README.md, \"Targets\"; Documentation/index.rst lists the documents)"
 
 all: $(LIBS) $(PCS) $(TEST_BINS)
 
@@ -398,10 +410,10 @@ FORCE:
 # mm/ on both backends and its suites (tools/testing/vma/), "make vma-bench".
 -include tools/testing/vma/rules.mk
 # make bench KERNEL=1: the kernel level instead (scripts/kernel-bench.sh,
-# Documentation/bench.rst): will-it-scale loops in Linux 6.1 x86_64 under
-# qemu, our series against the pristine kernel; QUICK=1, ROUNDS=N,
-# KERNEL_BASE=<rev> pass through.  It runs alone: the userspace bench's
-# rules are left out then.
+# Documentation/bench.rst): will-it-scale loops in Linux 6.1 (KVER=6.12:
+# 6.12) x86_64 under qemu, our tree against the pristine kernel; QUICK=1,
+# ROUNDS=N, KERNEL_BASE=<rev> pass through.  It runs alone: the userspace
+# bench's rules are left out then.
 KBENCH_ALONE	:= $(and $(filter 1 y yes true,$(KERNEL)),$(filter bench,$(MAKECMDGOALS)))
 ifneq ($(KBENCH_ALONE),)
 ifneq ($(filter-out bench,$(MAKECMDGOALS)),)
@@ -409,7 +421,8 @@ $(error make bench KERNEL=1 runs alone, without other goals)
 endif
 .PHONY: bench
 bench: kernel-deps
-	@QUICK=$(QUICK) ROUNDS=$(ROUNDS) KERNEL_BASE=$(KERNEL_BASE) scripts/kernel-bench.sh
+	@KVER=$(KVER) QUICK=$(QUICK) ROUNDS=$(ROUNDS) KERNEL_BASE=$(KERNEL_BASE) \
+		scripts/kernel-bench.sh
 else ifneq ($(wildcard tools/testing/bench/rules.mk),)
 include tools/testing/bench/rules.mk
 else
