@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make bench KERNEL=1: will-it-scale style loops inside a booted Linux 6.1
-# x86_64, the kernel with our tree against the kernel's own, under qemu's
-# TCG (every guest instruction emulated, so a syscall's kernel work keeps
-# about its native share of the time).
+# (or, with KVER=6.12, Linux 6.12) x86_64, the kernel with our tree against
+# the kernel's own, under qemu's TCG (every guest instruction emulated, so
+# a syscall's kernel work keeps about its native share of the time).  In
+# 6.12 both kernels serve page faults without mmap_lock
+# (CONFIG_PER_VMA_LOCK, on by default for SMP x86_64), so the page-fault
+# rows time the tree's RCU walk.
 #
 #   scripts/kernel-bench.sh
 #
@@ -12,11 +15,12 @@
 #     rebuilds only what changed (scripts/kernel-build.sh, the steps
 #     scripts/boot-test.sh uses too): "maple", Debian's linux-source-6.1
 #     with our series (scripts/make-series.sh, then scripts/apply-series.sh
-#     --sync into $OUT/linux), and "upstream", the pristine source.  The
+#     --sync into $OUT/linux; for 6.12 our files put in by
+#     scripts/linux-put-ours.sh), and "upstream", the pristine source.  The
 #     configuration is "make tinyconfig" plus scripts/boot/x86_64-kbench.config:
 #     SMP, an initramfs, a serial console, and no debugging, no KASAN, no
 #     lib/test_maple_tree or KUnit at boot.
-#     KERNEL_BASE=<rev> adds "base": the series made from that revision of
+#     KERNEL_BASE=<rev> (6.1 only) adds "base": the series made from that revision of
 #     this project (git archive into a temporary folder, "make series"
 #     there), with any patch HEAD's series has and that one lacks added
 #     if it changes no file that one changes (the fork patch, for older
@@ -38,11 +42,12 @@
 #     the median ops/s of each over the rounds with ±the rounds' standard
 #     deviation relative to their mean, %change the median of the
 #     per-round ratios, and those ratios' min and max.  The run as JSON in
-#     bench-results/<stamp>-<commit>[-quick]-kernel.json; raw lines and
+#     bench-results/<stamp>-<commit>[-quick]-kernel[-6.12].json; raw lines and
 #     consoles under $OUT.  Progress on stderr; the build and run times
 #     are printed at the end.
 #
-# Environment: OUT (default build/kbench), ROUNDS, QUICK, WIS_SECONDS (each
+# Environment: KVER (6.1 or 6.12, default 6.1), OUT (default build/kbench,
+# build/kbench-6.12), ROUNDS, QUICK, WIS_SECONDS (each
 # loop's time, default 2), WIS_TESTS (comma-separated, default all),
 # KERNEL_BASE, JOBS (2), BUILD_NICE (10), BENCH_CPU, BOOT_MEM (512M),
 # BOOT_TIMEOUT (600 s a boot), QEMU_CPU (qemu's -cpu, default qemu64),
@@ -52,7 +57,13 @@ cd "$(dirname "$0")/.."
 top=$PWD
 
 scripts/kernel-deps.sh
-OUT=$(realpath -m "${OUT:-$top/build/kbench}")
+KVER=${KVER:-6.1}
+case $KVER in
+6.1) OUT=$(realpath -m "${OUT:-$top/build/kbench}") ;;
+6.12) OUT=$(realpath -m "${OUT:-$top/build/kbench-$KVER}") ;;
+*) echo "kernel-bench: unknown KVER $KVER (6.1, 6.12)" >&2; exit 2 ;;
+esac
+tarball=/usr/src/linux-source-$KVER.tar.xz
 QUICK=${QUICK:-0}
 case $QUICK in 1|y|yes|true) quick=1 ;; *) quick=0 ;; esac
 if [ "$quick" = 1 ]; then
@@ -98,7 +109,9 @@ sync_tree() {	# sync_tree <kept tree> <series folder> <checkout whose files it c
 }
 
 # 1. The kernels.
-pristine=$(scripts/linux-src.sh)
+[ "$KVER" = 6.1 ] || [ -z "${KERNEL_BASE:-}" ] ||
+	{ say "KERNEL_BASE is for Linux 6.1 only"; exit 2; }
+pristine=$(LINUX_SRC_TARBALL=$tarball scripts/linux-src.sh)
 build upstream "$pristine" "$OUT/build-upstream"
 kernels=(upstream maple)
 if [ -n "$KERNEL_BASE" ]; then
@@ -134,8 +147,12 @@ if [ -n "$KERNEL_BASE" ]; then
 	build base "$OUT/linux-base" "$OUT/build-base"
 	kernels+=(base)
 fi
-scripts/make-series.sh >/dev/null
-sync_tree "$tree" "$top/build/series" "$top"
+if [ "$KVER" = 6.1 ]; then
+	scripts/make-series.sh >/dev/null
+	sync_tree "$tree" "$top/build/series" "$top"
+else
+	LINUX_SRC_TARBALL=$tarball scripts/linux-put-ours.sh "$tree"
+fi
 build maple "$tree" "$OUT/build-maple"
 kernels+=(control)
 cp "$OUT/bzImage-upstream" "$OUT/bzImage-control"
@@ -193,12 +210,15 @@ mkdir -p "$RESULTS"
 stamp=${BENCH_STAMP:-$(date -u +%Y%m%d-%H%M%S)}
 suffix=
 [ "$quick" = 1 ] && suffix=-quick
-json=$RESULTS/$stamp-$commit$suffix-kernel.json
+ksuffix=
+[ "$KVER" = 6.1 ] || ksuffix=-$KVER
+json=$RESULTS/$stamp-$commit$suffix-kernel$ksuffix.json
+say "upstream: Linux $KVER as Debian ships it ($(basename "$tarball")); maple: the same with our tree"
 python3 - "$res" "$json" "$commit" "$ROUNDS" "$WIS_SECONDS" "$OUT/times" \
-	"$clocksource" "${KERNEL_BASE:+$rev}" <<'EOF'
+	"$clocksource" "${KERNEL_BASE:+$rev}" "$KVER" <<'EOF'
 import json, statistics, sys, time
 
-res, out, commit, rounds, secs, times, clock, base = sys.argv[1:9]
+res, out, commit, rounds, secs, times, clock, base, kver = sys.argv[1:10]
 vals = {}			# vals[kernel][metric][round]
 metrics = []
 for line in open(res):
@@ -218,7 +238,7 @@ pairs = [('upstream', 'maple')]
 if 'base' in vals:
     pairs += [('base', 'maple'), ('upstream', 'base')]
 pairs += [('upstream', 'control')]
-doc = {'commit': commit, 'date': time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()),
+doc = {'commit': commit, 'kernel_version': kver, 'date': time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()),
        'rounds': int(rounds), 'seconds_per_loop': float(secs),
        'clocksource': clock, 'kernel_base': base or None,
        'times_s': dict(l.split() for l in open(times)),
