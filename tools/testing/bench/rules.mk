@@ -129,8 +129,11 @@ BENCH_VERDICT_OUT := $(BUILD)/bench-verdict.txt
 BENCH_EST_TREE	= $(if $(call bench_yes,$(QUICK)),3,90)
 BENCH_EST_MM	= $(if $(call bench_yes,$(QUICK)),3,35)
 BENCH_EST_MORE	= $(if $(call bench_yes,$(CALLGRIND)), (more with CALLGRIND=1))
+# The traces: seconds per backend, and the profile.
+BENCH_EST_TRACES = $(if $(call bench_yes,$(QUICK)),2,4)
 
-bench: $(BENCH_BIN) $(BUILD)/vma_bench bench-chart-deps \
+bench: $(BENCH_BIN) $(BUILD)/vma_bench $(BUILD)/vma_replay bench-chart-deps \
+       bench-traces-deps \
        $(if $(call bench_yes,$(CALLGRIND)),deps-callgrind)
 	@t0=$$(date +%s); \
 	export BENCH_STAMP=$$(date -u +%Y%m%d-%H%M%S); \
@@ -141,13 +144,15 @@ bench: $(BENCH_BIN) $(BUILD)/vma_bench bench-chart-deps \
 	bl=; o=$(UPSTREAM_OUT)/bench; rm -rf $$o; \
 	nv=$$(echo $$vers | wc -w); \
 	nt=$(if $(call bench_yes,$(UPSTREAM_TREE)),$$((1 + nv)),1); \
-	est=$$(( $(BENCH_EST_TREE) * nt + $(BENCH_EST_MM) * (2 + nv) )); \
+	est=$$(( $(BENCH_EST_TREE) * nt + \
+		($(BENCH_EST_MM) + $(BENCH_EST_TRACES)) * (2 + nv) + 10 )); \
 	if [ $$est -lt 90 ]; then est="$$est s"; \
 	else est="$$(( (est + 30) / 60 )) min"; fi; \
 	lv=$$(echo $$vers | sed 's/ / and /g'); \
 	what="the tree"; [ $$nt = 1 ] || what="the tree on Linux $$lv and ours"; \
 	echo "bench: about $$est on a 2-core machine$(BENCH_EST_MORE):" \
-	     "$$what, then mm/ on $$((2 + nv)) backends; the verdict at the end"; \
+	     "$$what, then mm/ and the traces on $$((2 + nv)) backends;" \
+	     "the verdict at the end"; \
 	export BENCH_VERDICT=$(BENCH_VERDICT_OUT); rm -f $$BENCH_VERDICT; \
 	$(if $(call bench_yes,$(UPSTREAM_TREE)),,[ -z "$$vers" ] || \
 		echo "bench: the tree part without Linux's trees" \
@@ -171,12 +176,29 @@ bench: $(BENCH_BIN) $(BUILD)/vma_bench bench-chart-deps \
 	else \
 		$(BUILD)/vma_bench $(VMA_BENCH_RUN_ARGS) || exit 1; \
 	fi; \
+	r=$(BUILD)/vma_replay; \
+	if [ -n "$$vers" ]; then \
+		$(call make_quiet,$(VMA_UP_REPLAY)) && r=$(VMA_UP_REPLAY) || exit 1; \
+	fi; \
+	echo; echo "bench: traces of real programs ($(VMA_DIR)/traces)"; \
+	$$r $(REPLAY_RUN_ARGS) $(REPLAY_TRACES) || exit 1; \
 	for f in bench-results/$$BENCH_STAMP-*-mm.json; do \
 		[ -f "$$f" ] && scripts/bench-chart.sh "$$f"; \
 	done; \
 	t=$$(( $$(date +%s) - t0 )); \
 	echo; echo "bench: done in $$((t / 60)) min $$((t % 60)) s; the verdict:"; \
 	cat $$BENCH_VERDICT 2>/dev/null; true
+
+# The traces section (tools/testing/vma/replay_bench.c): every shipped
+# trace replayed on every backend, checked alike, then timed; the worst
+# trace for our tree profiled under callgrind (valgrind: installed when
+# run as root, else the profile is left out with a line saying so).
+REPLAY_RUN_ARGS	= $(if $(call bench_yes,$(QUICK)),--quick) --profile \
+		  $(if $(filter --no-json,$(VMA_BENCH_ARGS)),,--json bench-results/traces)
+.PHONY: bench-traces-deps
+bench-traces-deps:
+	@command -v valgrind >/dev/null || [ "$$(id -u)" != 0 ] || \
+		$(MAKE) --no-print-directory -s deps-callgrind
 
 # gnuplot for the chart: installed when run as root, else the chart is
 # skipped (make deps-chart says what to install).
@@ -208,11 +230,13 @@ bench-smoke: $(BENCH_BIN)
 
 # What "make check" runs: one QUICK run to see the benchmark works.  It
 # asserts no speed; the table goes to a log, shown only on failure.
-bench-check: $(BENCH_BIN) $(BUILD)/vma_bench
+bench-check: $(BENCH_BIN) $(BUILD)/vma_bench $(BUILD)/vma_replay
 	@$(BENCH_BIN) --quick --no-json > $(BUILD)/bench-quick.log 2>&1 || \
 		{ cat $(BUILD)/bench-quick.log; echo "bench QUICK run failed"; exit 1; }
 	@$(BUILD)/vma_bench --quick --runs 1 --no-json > $(BUILD)/vma-bench-quick.log 2>&1 || \
 		{ cat $(BUILD)/vma-bench-quick.log; echo "vma_bench QUICK run failed"; exit 1; }
+	@$(BUILD)/vma_replay --check $(REPLAY_TRACES) > $(BUILD)/vma-replay-check.log 2>&1 || \
+		{ cat $(BUILD)/vma-replay-check.log; echo "vma_replay --check failed"; exit 1; }
 
 # ---- Linux's own tree as the baseline (make bench-upstream) ----------------
 #
@@ -396,3 +420,30 @@ $(VMA_UP_BENCH): $(VMA_DIR)/vma_bench.c $(VMA_DIR)/bench_ops.h \
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(INCLUDES) $(ALL_CFLAGS) -o $@ $< $(VMA_BENCH_BLOBS) \
 		$(VMA_UP_BLOBS) $(BUILD)/libmaple.a $(VMA_BENCH_LIBS)
+
+# The trace replayer with the same backends (tools/testing/vma/rules.mk):
+# each version's blob is its Linux tree, mm/ and replay_ops.c, exporting
+# only vma_replay_ops_upstream (6.1) or vma_replay_ops_upstream612.
+VMA_UP_REPLAY	:= $(BUILD)/vma_replay_upstream
+VMA_UP_REPLAY_BLOBS := $(foreach v,$(VMA_UP_READY),$(VMA_OBJ)/vma-replay-upstream-$(v).o)
+
+define vma_replay_upstream_version
+$(VMA_OBJ)/vma-replay-upstream-$(1).o: \
+		$(VMA_OBJ)/bench-upstream-$(1)/upstream/maple_tree.o \
+		$(addprefix $(VMA_OBJ)/bench-upstream-$(1)/,$(MM_SRCS:.c=.o) \
+			    $(VMA_DIR)/replay_ops.o)
+	$$(call msg,LD -r,$$@)
+	$$(Q)$$(VMA_LD_R) -o $$@.tmp $$^
+	$$(Q)objcopy $$(VMA_KEEP_GLOBAL) -G vma_replay_ops_$$(VMA_UP_SYM_$(1)) \
+		$$@.tmp $$@ && rm -f $$@.tmp
+
+-include $(VMA_OBJ)/bench-upstream-$(1)/$(VMA_DIR)/replay_ops.d
+endef
+$(foreach v,$(UPSTREAM_VERSIONS),$(eval $(call vma_replay_upstream_version,$(v))))
+
+$(VMA_UP_REPLAY): $(REPLAY_DEPS) $(VMA_REPLAY_BLOBS) $(VMA_UP_REPLAY_BLOBS) \
+		  $(VMA_OBJ)/upstream-versions $(BUILD)/libmaple.a
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(INCLUDES) $(ALL_CFLAGS) -o $@ $(REPLAY_SRCS) \
+		$(VMA_REPLAY_BLOBS) $(VMA_UP_REPLAY_BLOBS) $(BUILD)/libmaple.a \
+		$(VMA_BENCH_LIBS)
