@@ -332,29 +332,47 @@ static int worst_trace(int *worst_b)
 	return w;
 }
 
-static void profile(const char *self, const char *path)
+/*
+ * One replay of @path on @backend under callgrind: with @top, the
+ * functions with the most instructions of their own; then the
+ * instructions under each mm/ entry point the replay calls.
+ */
+static int profile_one(const char *self, const char *path,
+		       const char *backend, bool top)
 {
-	char cmd[4096], out[64];
-	int ret;
+	char cmd[4096], list[512] = "", out[64];
 
+	snprintf(out, sizeof(out), "/tmp/vma_replay.callgrind.%d", (int)getpid());
+	if (top)
+		snprintf(list, sizeof(list),
+			 "callgrind_annotate --inclusive=no %s 2>/dev/null | "
+			 "awk '/PROGRAM TOTALS/ || (/file:function/ && !on) { print; on = 1; next } "
+			 "on && /^ *[0-9,]+ \\(/ && c++ < 12' | sed 's/^/  /'; ",
+			 out);
+	snprintf(cmd, sizeof(cmd),
+		 "valgrind --tool=callgrind --callgrind-out-file=%s "
+		 "--toggle-collect=replay_run '%s' --one %s '%s' >/dev/null 2>&1 || exit 1; "
+		 "%secho '%s by mm/ entry point (instructions, inclusive):'; "
+		 "callgrind_annotate --inclusive=yes %s 2>/dev/null | "
+		 "grep -E ':(vm_mmap|vm_munmap|do_mprotect|do_mremap|mm_brk|"
+		 "handle_fault_lockless|dup_mmap|mmput) \\[' | "
+		 "sed 's/ \\[.*//; s/^/  /'; rm -f %s",
+		 out, self, backend, path, list, backend, out, out);
+	fflush(stdout);
+	return system(cmd);
+}
+
+static void profile(const char *self, const char *path, int wb)
+{
 	if (system("command -v valgrind >/dev/null 2>&1 && "
 		   "command -v callgrind_annotate >/dev/null 2>&1")) {
 		printf("(no profile: valgrind is not installed; make deps-callgrind)\n");
 		return;
 	}
-	snprintf(out, sizeof(out), "/tmp/vma_replay.callgrind.%d", (int)getpid());
-	snprintf(cmd, sizeof(cmd),
-		 "valgrind --tool=callgrind --callgrind-out-file=%s "
-		 "--toggle-collect=replay_run '%s' --one %s '%s' >/dev/null 2>&1 && "
-		 "callgrind_annotate --inclusive=no %s 2>/dev/null | "
-		 "awk '/PROGRAM TOTALS/ || (/file:function/ && !on) { print; on = 1; next } "
-		 "on && /^ *[0-9,]+ \\(/ && c++ < 12' | sed 's/^/  /'; rm -f %s",
-		 out, self, backends[0]->name, path, out, out);
 	printf("profile (callgrind, one replay on %s; instructions, self, top 12):\n",
 	       backends[0]->name);
-	fflush(stdout);
-	ret = system(cmd);
-	if (ret)
+	if (profile_one(self, path, backends[0]->name, true) ||
+	    profile_one(self, path, backends[wb]->name, false))
 		printf("(callgrind failed)\n");
 }
 
@@ -523,7 +541,7 @@ int main(int argc, char **argv)
 	       rows[w].t.name, rows[w].change[wb], column_name(backends[wb]->name),
 	       rows[w].med[0], rows[w].med[wb]);
 	if (prof)
-		profile(argv[0], paths[w]);
+		profile(argv[0], paths[w], wb);
 	print_verdicts(v);
 	for (b = 1; b < nr_backends; b++)
 		verdict_free(&v[b]);
