@@ -546,10 +546,47 @@ static void mt_free_rcu(struct rcu_head *head)
 	kmem_cache_free(maple_node_cache, node);
 }
 
-/* Retire a node that was part of the tree. */
+/*
+ * Whether a reader that starts now can reach @node: every link from the
+ * root down to it still in place.  A node leaves the tree when the slot
+ * (or the root) that held it, or one that held an ancestor, is
+ * overwritten, or an ancestor is marked dead.  The caller holds the lock.
+ */
+static bool mt_node_reachable(struct maple_tree *mt, struct maple_node *node)
+{
+	enum maple_type ptype = mt_internal_type(mt);
+
+	for (;;) {
+		struct maple_node *parent;
+		void *root;
+
+		if (ma_dead_node(node))
+			return false;
+		if (ma_is_root(node)) {
+			root = mt_root_locked(mt);
+			return xa_is_node(root) &&
+			       mte_to_node(mte_safe_root(root)) == node;
+		}
+		parent = ma_parent(node);
+		if (mte_to_node(mt_slot_locked(mt, ma_slots(parent, ptype),
+					       ma_parent_slot(node))) != node)
+			return false;
+		node = parent;
+	}
+}
+
+/*
+ * Retire a node that was part of the tree.  In RCU mode it must be out of
+ * the tree first (its replacement published): a reader that got to it
+ * after call_rcu() would not hold up the grace period that frees it.
+ * Debug builds check that, since a stress test only rarely lands a reader
+ * in that window.
+ */
 static void mt_retire_node(struct maple_tree *mt, struct maple_node *node)
 {
 	if (mt_wr_in_rcu(mt)) {
+		if (IS_ENABLED(CONFIG_DEBUG_MAPLE_TREE))
+			WARN_ON_ONCE(mt_node_reachable(mt, node));
 		ma_mark_dead(node);
 		call_rcu(&node->rcu, mt_free_rcu);
 	} else {
