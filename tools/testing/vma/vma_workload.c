@@ -561,6 +561,9 @@ static int get_fail_nth(void)
 	return atoi(buf);
 }
 
+/* What a pattern returns when the kernel lacks what it needs. */
+#define PAT_SKIP	2
+
 static int pat_fork_fail(long *count)
 {
 	const long pages = FORK_MANY_PAGES / 10;
@@ -572,8 +575,7 @@ static int pat_fork_fail(long *count)
 	if (fail_nth_fd < 0 || access("/sys/kernel/debug/failslab", F_OK)) {
 		if (fail_nth_fd >= 0)
 			close(fail_nth_fd);
-		*count = 0;	/* no fault injection in this kernel */
-		return 0;
+		return PAT_SKIP;	/* no fault injection in this kernel */
 	}
 	p = map_anon(FORK_MANY_PAGES * page, PROT_READ | PROT_WRITE);
 	wipe = map_anon(page, PROT_READ | PROT_WRITE);
@@ -841,7 +843,7 @@ static int pat_processes(long *count)
 int main(int argc, char **argv)
 {
 	struct sigaction sa;
-	unsigned int i, nfail = 0;
+	unsigned int i, nfail = 0, nskip = 0;
 	double t0 = now_ms();
 
 	if (argc > 1 && !strcmp(argv[1], "exec-child"))
@@ -863,9 +865,15 @@ int main(int argc, char **argv)
 		const struct pattern *pt = &patterns[i];
 		double t = now_ms();
 		long count = 0;
+		int ret;
 
 		failed = 0;
-		if (pt->fn(&count) == 0 && !failed) {
+		ret = pt->fn(&count);
+		if (ret == PAT_SKIP && !failed) {
+			printf("vma-workload: %s: skipped (this kernel lacks what it needs)\n",
+			       pt->name);
+			nskip++;
+		} else if (ret == 0 && !failed) {
 			printf("vma-workload: %s: ok (%ld %s, %.0f ms)\n",
 			       pt->name, count, pt->unit, now_ms() - t);
 		} else {
@@ -877,6 +885,7 @@ int main(int argc, char **argv)
 		printf("vma-workload: FAILED (%u of %u patterns, %.0f ms)\n",
 		       nfail, i, now_ms() - t0);
 	else
-		printf("vma-workload: ok (%u patterns, %.0f ms)\n", i, now_ms() - t0);
+		printf("vma-workload: ok (%u patterns, %u skipped, %.0f ms)\n",
+		       i - nskip, nskip, now_ms() - t0);
 	return nfail ? 1 : 0;
 }
