@@ -65,11 +65,14 @@ static bool parse_ulong(const char *s, unsigned long *v)
 {
 	char *end;
 
+	unsigned long long x;
+
 	if (!*s || *s == '-')
 		return false;
 	errno = 0;
-	*v = strtoul(s, &end, 0);
-	return !errno && !*end;
+	x = strtoull(s, &end, 0);
+	*v = x;
+	return !errno && !*end && *v == x;
 }
 
 static bool parse_long(const char *s, long *v)

@@ -502,6 +502,11 @@ int main(int argc, char **argv)
 	}
 	if (!nr_paths)
 		usage();
+	if (sizeof(long) < 8) {
+		printf("vma_replay: the traces are of 64-bit programs; a 32-bit build\n"
+		       "cannot hold their addresses, so nothing is replayed\n");
+		return 0;
+	}
 	if (runs < 1 || runs > R_MAX_RUNS)
 		runs = quick ? 5 : 11;
 
