@@ -87,8 +87,8 @@ build/fuzz_maple: $(FUZZ_OBJS)
 # of a few hundred ranges is thousands of lookups), so without it most of
 # the time went into mutating the few slowest inputs again.  With it the
 # same CPU time runs about four times as many inputs and reaches at least
-# the same coverage; the planted bugs of Documentation/dev-tools/testing.rst
-# are found within the same second or two, or faster.
+# the same coverage, and bugs planted in a copy of the tree are found as
+# fast or faster.
 FUZZ_FLAGS	?= -entropic_scale_per_exec_time=1
 
 .PHONY: fuzz
