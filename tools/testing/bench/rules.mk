@@ -65,11 +65,13 @@ BENCH_URCU	?= $(if $(strip $(SANFLAGS)),-lurcu-memb,\
 		   -Wl,-Bstatic -lurcu-memb -lurcu-common -Wl,-Bdynamic)
 BENCH_LIBS	?= $(BENCH_URCU) -lpthread -lm
 BENCH_ARGS	?=
-# The verdict (ahead, level, behind per baseline), which bench_tree.c and
-# vma_bench.c include; the programs of tools/testing/vma/rules.mk get the
+# The verdict (ahead, level, behind per baseline), which bench_tree.c,
+# vma_bench.c and replay_bench.c include, and the robot's table, which the
+# last two include; the programs of tools/testing/vma/rules.mk get the
 # dependency here.
-BENCH_VERDICT_SRCS := $(BENCH_DIR)/verdict.c $(BENCH_DIR)/verdict.h
-$(BUILD)/vma_bench: $(BENCH_VERDICT_SRCS)
+BENCH_VERDICT_SRCS := $(BENCH_DIR)/verdict.c $(BENCH_DIR)/verdict.h \
+		      $(BENCH_DIR)/robot_table.c $(BENCH_DIR)/robot_table.h
+$(BUILD)/vma_bench $(BUILD)/vma_replay: $(BENCH_VERDICT_SRCS)
 
 # Its cases (verdict_test.c) join build/maple-test's suites.
 BENCH_TEST_OBJS	:= $(DOBJ)/$(BENCH_DIR)/verdict_test.o
@@ -441,7 +443,8 @@ $(VMA_OBJ)/vma-replay-upstream-$(1).o: \
 endef
 $(foreach v,$(UPSTREAM_VERSIONS),$(eval $(call vma_replay_upstream_version,$(v))))
 
-$(VMA_UP_REPLAY): $(REPLAY_DEPS) $(VMA_REPLAY_BLOBS) $(VMA_UP_REPLAY_BLOBS) \
+$(VMA_UP_REPLAY): $(REPLAY_DEPS) $(BENCH_VERDICT_SRCS) $(VMA_REPLAY_BLOBS) \
+		  $(VMA_UP_REPLAY_BLOBS) \
 		  $(VMA_OBJ)/upstream-versions $(BUILD)/libmaple.a
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(INCLUDES) $(ALL_CFLAGS) -o $@ $(REPLAY_SRCS) \

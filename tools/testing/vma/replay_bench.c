@@ -49,6 +49,7 @@
 #include "../bench/bench_commit.h"
 #include "../bench/verdict.h"
 #include "../bench/verdict.c"
+#include "../bench/robot_table.c"
 
 #define R_MAX_BACKENDS	4
 #define R_MAX_TRACES	64
@@ -111,11 +112,6 @@ static const struct vma_replay_ops *backend_by_name(const char *name)
 	return NULL;
 }
 
-static const char *column_name(const char *backend)
-{
-	return strcmp(backend, "upstream") ? backend : "upstream-6.1";
-}
-
 static void trace_label(const struct replay_trace *t, char *buf, size_t size)
 {
 	size_t n = strcspn(t->name, ".");
@@ -150,36 +146,6 @@ static void check_trace(struct trace_row *row, const struct replay_opts *o)
 		replay_result_free(&r[b]);
 }
 
-static double median(double *v, int n)
-{
-	double s[R_MAX_RUNS], x;
-	int i, j;
-
-	memcpy(s, v, n * sizeof(*s));
-	for (i = 1; i < n; i++) {
-		x = s[i];
-		for (j = i; j > 0 && s[j - 1] > x; j--)
-			s[j] = s[j - 1];
-		s[j] = x;
-	}
-	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-}
-
-static double rsd(const double *v, int n)
-{
-	double mean = 0, var = 0;
-	int i;
-
-	if (n < 2)
-		return 0;
-	for (i = 0; i < n; i++)
-		mean += v[i];
-	mean /= n;
-	for (i = 0; i < n; i++)
-		var += (v[i] - mean) * (v[i] - mean);
-	return mean ? 100 * sqrt(var / (n - 1)) / mean : 0;
-}
-
 /*
  * Each round's sample replays the trace @reps times, as many as make
  * @sample_ms on our tree, so that a short trace is not timed once.
@@ -211,52 +177,31 @@ static void time_trace(struct trace_row *row, const struct replay_opts *o,
 		}
 	}
 	for (b = 0; b < nr_backends; b++) {
-		row->med[b] = median(row->ns[b], runs);
-		row->rsd[b] = rsd(row->ns[b], runs);
+		row->med[b] = robot_median(row->ns[b], runs);
+		row->rsd[b] = robot_rsd(row->ns[b], runs);
 		row->change[b] = verdict_change(row->med[b], row->med[0]);
 	}
 }
 
 /* ---- the robot's table, as vma_bench prints it ---- */
 
-static const char *fmt_value(char *buf, size_t size, double v, double sd)
-{
-	char s[16] = "";
-
-	if (sd >= 0.5)
-		snprintf(s, sizeof(s), " ±%3.0f%%", sd);
-	if (fabs(v) >= 1000)
-		snprintf(buf, size, "%10.0f%6s", v, s);
-	else if (fabs(v) >= 10)
-		snprintf(buf, size, "%10.1f%6s", v, s);
-	else
-		snprintf(buf, size, "%10.2f%6s", v, s);
-	return buf;
-}
-
 static void print_tables(void)
 {
-	char a[32], c[32], change[32], name[160];
+	char change[32], name[160];
 	int b, i;
 
 	for (b = 1; b < nr_backends; b++) {
 		verdict_title(stdout, "traces", backends[b]->name);
-		printf("\n%16s %27s\n", column_name(backends[b]->name),
-		       backends[0]->name);
-		printf("---------------- ---------------------------\n");
-		printf("         %%stddev     %%change         %%stddev\n");
-		printf("             \\          |                \\\n");
+		robot_table_header(robot_column_name(backends[b]->name),
+				   backends[0]->name);
 		for (i = 0; i < nr_rows; i++) {
 			struct trace_row *row = &rows[i];
 
 			trace_label(&row->t, name, sizeof(name));
 			snprintf(change, sizeof(change), "%+.1f%%",
 				 row->change[b]);
-			printf("%s %10s %s  %s\n",
-			       fmt_value(a, sizeof(a), row->med[b], row->rsd[b]),
-			       change,
-			       fmt_value(c, sizeof(c), row->med[0], row->rsd[0]),
-			       name);
+			robot_table_row(row->med[b], row->rsd[b], true, change,
+					row->med[0], row->rsd[0], true, name);
 		}
 	}
 }
@@ -543,7 +488,7 @@ int main(int argc, char **argv)
 	w = worst_trace(&wb);
 	printf("\nworst trace for %s: %.*s, %+.1f%% against %s (%.1f ns/op against %.1f)\n",
 	       backends[0]->name, (int)strcspn(rows[w].t.name, "."),
-	       rows[w].t.name, rows[w].change[wb], column_name(backends[wb]->name),
+	       rows[w].t.name, rows[w].change[wb], robot_column_name(backends[wb]->name),
 	       rows[w].med[0], rows[w].med[wb]);
 	if (prof)
 		profile(argv[0], paths[w], wb);

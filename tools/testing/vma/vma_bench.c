@@ -100,6 +100,7 @@
 #include "../bench/bench_commit.h"
 /* One source per program (tools/testing/vma/rules.mk): included, not linked. */
 #include "../bench/verdict.c"
+#include "../bench/robot_table.c"
 
 #define B_PAGE		4096UL
 #define B_BASE		0x10000000UL
@@ -737,37 +738,13 @@ static struct metric *metric_new(const char *name)
 	return m;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(const double *v, int n)
-{
-	double s[B_MAX_RUNS];
-
-	memcpy(s, v, n * sizeof(*v));
-	qsort(s, n, sizeof(*s), cmp_double);
-	return n & 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-}
-
 static void metric_finish(struct metric *m)
 {
-	int b, r;
+	int b;
 
 	for (b = 0; b < nr_backends; b++) {
-		double mean = 0, var = 0;
-
-		for (r = 0; r < m->nr; r++)
-			mean += m->v[b][r];
-		mean /= m->nr;
-		for (r = 0; r < m->nr; r++)
-			var += (m->v[b][r] - mean) * (m->v[b][r] - mean);
-		m->med[b] = median(m->v[b], m->nr);
-		m->rsd[b] = m->nr > 1 && mean ?
-			    100 * sqrt(var / (m->nr - 1)) / mean : 0;
+		m->med[b] = robot_median(m->v[b], m->nr);
+		m->rsd[b] = robot_rsd(m->v[b], m->nr);
 		m->change[b] = verdict_change(m->med[b], m->med[0]);
 	}
 }
@@ -940,50 +917,6 @@ static void run_all(const struct run_opts *o, const char *self)
 
 /* ---- the robot's table ---- */
 
-/* "  12.3 ±  2%" in 16 columns, or blanks. */
-static const char *fmt_value(char *buf, size_t size, double v, double rsd,
-			     bool have)
-{
-	char sd[16] = "";
-
-	if (!have) {
-		snprintf(buf, size, "%16s", "");
-		return buf;
-	}
-	if (rsd >= 0.5)
-		snprintf(sd, sizeof(sd), " ±%3.0f%%", rsd);
-	if (fabs(v) >= 1000)
-		snprintf(buf, size, "%10.0f%6s", v, sd);
-	else if (fabs(v) >= 10)
-		snprintf(buf, size, "%10.1f%6s", v, sd);
-	else
-		snprintf(buf, size, "%10.2f%6s", v, sd);
-	return buf;
-}
-
-static void table_header(const char *base, const char *new)
-{
-	printf("\n%16s %27s\n", base, new);
-	printf("---------------- ---------------------------\n");
-	printf("         %%stddev     %%change         %%stddev\n");
-	printf("             \\          |                \\\n");
-}
-
-static void table_row(double bv, double brsd, bool bhave, const char *change,
-		      double nv, double nrsd, bool nhave, const char *name)
-{
-	char a[32], c[32];
-
-	printf("%s %10s %s  %s\n", fmt_value(a, sizeof(a), bv, brsd, bhave),
-	       change, fmt_value(c, sizeof(c), nv, nrsd, nhave), name);
-}
-
-/* A baseline's column heading: 6.1's backend is plainly "upstream". */
-static const char *column_name(const char *backend)
-{
-	return strcmp(backend, "upstream") ? backend : "upstream-6.1";
-}
-
 static void print_tables(void)
 {
 	char change[32];
@@ -991,14 +924,14 @@ static void print_tables(void)
 
 	for (b = 1; b < nr_backends; b++) {
 		verdict_title(stdout, "mm/", backends[b]->name);
-		table_header(column_name(backends[b]->name),
+		robot_table_header(robot_column_name(backends[b]->name),
 			     backends[0]->name);
 		for (i = 0; i < nr_metrics; i++) {
 			struct metric *m = &metrics[i];
 
 			snprintf(change, sizeof(change), "%+.1f%%",
 				 m->change[b]);
-			table_row(m->med[b], m->rsd[b], true, change,
+			robot_table_row(m->med[b], m->rsd[b], true, change,
 				  m->med[0], m->rsd[0], true, m->name);
 		}
 	}
@@ -1237,7 +1170,7 @@ static void print_base_table(const char *path, bool filtered, bool quick)
 	printf("base: %s %s%s\nnew:  %s %s%s\n", base_commit, base_date,
 	       base_quick ? " (quick)" : "", run_commit, run_date,
 	       quick ? " (quick)" : "");
-	table_header("base", "new");
+	robot_table_header("base", "new");
 	v = &verdicts[nr_verdicts++];
 	verdict_init(v, "base");
 	for (i = 0; i < nr_metrics; i++) {
@@ -1252,7 +1185,7 @@ static void print_base_table(const char *path, bool filtered, bool quick)
 			verdict_add(v, m->name, bm->value,
 				    bm->have_rsd ? bm->rsd : -1, m->med[0],
 				    m->rsd[0]);
-		table_row(bm ? bm->value : 0, bm ? bm->rsd : 0, bm, change,
+		robot_table_row(bm ? bm->value : 0, bm ? bm->rsd : 0, bm, change,
 			  m->med[0], m->rsd[0], true, m->name);
 	}
 	for (i = 0; i < nr_base && !filtered; i++) {
@@ -1262,7 +1195,7 @@ static void print_base_table(const char *path, bool filtered, bool quick)
 			if (!strcmp(metrics[j].name, base_m[i].name))
 				break;
 		if (j == nr_metrics)
-			table_row(base_m[i].value, base_m[i].rsd, true, "",
+			robot_table_row(base_m[i].value, base_m[i].rsd, true, "",
 				  0, 0, false, base_m[i].name);
 	}
 }
