@@ -56,7 +56,9 @@ EXPORT_SYMBOL(mm_alloc);
  */
 struct mm_struct *dup_mmap(struct mm_struct *oldmm)
 {
+	struct vm_area_struct **copies = NULL;
 	struct mm_struct *mm = mm_alloc();
+	int nr;
 
 	if (!mm)
 		return NULL;
@@ -67,17 +69,32 @@ struct mm_struct *dup_mmap(struct mm_struct *oldmm)
 	mm->mmap_legacy = oldmm->mmap_legacy;
 	mm->start_brk = oldmm->start_brk;
 	mm->brk = oldmm->brk;
-	if (vma_tree_dup(oldmm, mm)) {
-		mmap_write_unlock(mm);
-		mmap_write_unlock(oldmm);
-		mmput(mm);
-		return NULL;
+	/* Every copy first, so that the backend's copy cannot fail half way. */
+	nr = oldmm->map_count;
+	if (nr) {
+		copies = kmalloc_array(nr, sizeof(*copies), GFP_KERNEL);
+		if (!copies)
+			goto fail;
+		if (!vm_area_alloc_bulk(mm, nr, copies))
+			goto fail;
 	}
+	if (vma_tree_dup(oldmm, mm, copies)) {
+		vm_area_free_bulk(nr, copies);
+		goto fail;
+	}
+	kfree(copies);
 	mm->map_count = oldmm->map_count;
 	mm->total_vm = oldmm->total_vm;
 	mmap_write_unlock(mm);
 	mmap_write_unlock(oldmm);
 	return mm;
+
+fail:
+	kfree(copies);
+	mmap_write_unlock(mm);
+	mmap_write_unlock(oldmm);
+	mmput(mm);
+	return NULL;
 }
 EXPORT_SYMBOL(dup_mmap);
 
@@ -93,7 +110,17 @@ EXPORT_SYMBOL(dup_mmap);
  */
 void exit_mmap(struct mm_struct *mm)
 {
+	struct vm_area_struct *vma, *prev;
+	struct vma_walk w;
+
 	mmap_write_lock(mm);
+	vma = vma_walk_start(&w, mm, 0, &prev);
+	while (vma) {
+		struct vm_area_struct *next = vma_walk_next(&w);
+
+		vm_area_free_now(vma);
+		vma = next;
+	}
 	vma_tree_destroy(mm);
 	mm->map_count = 0;
 	mm->total_vm = 0;

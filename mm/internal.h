@@ -85,11 +85,23 @@ static inline bool vma_piece_needs_store(const struct vma_piece *p)
 /* mm/mmap.c */
 int vma_rewrite(struct mm_struct *mm, struct vma_edit *edits, int nr_edits);
 struct vm_area_struct *vm_area_alloc(struct mm_struct *mm);
-struct vm_area_struct *vm_area_dup(struct vm_area_struct *orig);
+bool vm_area_alloc_bulk(struct mm_struct *mm, int nr,
+			struct vm_area_struct **vmas);
+void vm_area_free_bulk(int nr, struct vm_area_struct **vmas);
 void vm_area_free(struct vm_area_struct *vma);
 void vm_area_free_now(struct vm_area_struct *vma);
 void vm_area_init_caches(void);
-extern struct kmem_cache *vm_area_cachep;
+
+/* Fork's copy: @copy takes @orig's range, flags, object and offset. */
+static inline void vm_area_copy(struct vm_area_struct *copy,
+				const struct vm_area_struct *orig)
+{
+	copy->vm_start = orig->vm_start;
+	copy->vm_end = orig->vm_end;
+	copy->vm_flags = orig->vm_flags;
+	copy->vm_pgoff = orig->vm_pgoff;
+	copy->vm_file = orig->vm_file;
+}
 
 static inline void vma_piece_apply(const struct vma_piece *p)
 {
@@ -106,8 +118,9 @@ static inline void vma_piece_apply(const struct vma_piece *p)
 
 void vma_tree_init(struct mm_struct *mm);
 /*
- * Free every VMA and the tree itself, at once (mmap_lock held for write;
- * no lock-free reader may be in @mm: see exit_mmap()).
+ * Free the tree, at once, and leave it empty (mmap_lock held for write; no
+ * lock-free reader may be in @mm: see exit_mmap()).  Its VMAs are the
+ * caller's, freed before.
  */
 void vma_tree_destroy(struct mm_struct *mm);
 /* The first VMA with vm_end > @addr. */
@@ -170,8 +183,14 @@ int vma_tree_commit(struct vma_rewrite *rw);
  */
 int vma_tree_gap(struct mm_struct *mm, unsigned long len, unsigned long low,
 		 unsigned long high, bool topdown, unsigned long *addr);
-/* Fill the empty @new with copies of @old's VMAs (both locked). */
-int vma_tree_dup(struct mm_struct *old, struct mm_struct *new);
+/*
+ * Fill the empty @new with copies of @old's VMAs (both locked): @copies
+ * holds @old->map_count new VMAs of @new, which take the fields of @old's
+ * in address order (vm_area_copy()).  On failure (-ENOMEM) @new is empty
+ * and @copies are still the caller's.
+ */
+int vma_tree_dup(struct mm_struct *old, struct mm_struct *new,
+		 struct vm_area_struct **copies);
 /* Backend invariants; the number of errors found (printed). */
 int vma_tree_validate(struct mm_struct *mm);
 /* Cut @vma off the tree's readers before it is freed. */

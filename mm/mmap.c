@@ -27,7 +27,7 @@
 int sysctl_max_map_count = DEFAULT_MAX_MAP_COUNT;
 unsigned long mmap_min_addr = 0x10000;
 
-struct kmem_cache *vm_area_cachep;
+static struct kmem_cache *vm_area_cachep;
 
 /* Create the VMA cache; idempotent (mm_alloc() calls it). */
 void vm_area_init_caches(void)
@@ -57,19 +57,38 @@ struct vm_area_struct *vm_area_alloc(struct mm_struct *mm)
 	return vma;
 }
 
-/* A copy of @orig for another mm (fork); the caller sets vm_mm. */
-struct vm_area_struct *vm_area_dup(struct vm_area_struct *orig)
+/**
+ * vm_area_alloc_bulk() - @nr new VMAs of @mm at once, for fork.
+ * @mm: The address space they will belong to.
+ * @nr: How many.
+ * @vmas: Where to put them.
+ *
+ * Each is zeroed and write-locked, as vm_area_alloc() makes one.
+ *
+ * Return: true, or false with none allocated.
+ */
+bool vm_area_alloc_bulk(struct mm_struct *mm, int nr,
+			struct vm_area_struct **vmas)
 {
-	struct vm_area_struct *vma = vm_area_alloc(orig->vm_mm);
+	int i;
 
-	if (!vma)
-		return NULL;
-	vma->vm_start = orig->vm_start;
-	vma->vm_end = orig->vm_end;
-	vma->vm_flags = orig->vm_flags;
-	vma->vm_pgoff = orig->vm_pgoff;
-	vma->vm_file = orig->vm_file;
-	return vma;
+	if (!kmem_cache_alloc_bulk(vm_area_cachep, GFP_KERNEL | __GFP_ZERO,
+				   nr, (void **)vmas))
+		return false;
+	for (i = 0; i < nr; i++) {
+		vmas[i]->vm_mm = mm;
+#ifndef CONFIG_MM_VMA_RBTREE
+		init_rwsem(&vmas[i]->vm_lock);
+		vmas[i]->vm_lock_seq = mm->mm_lock_seq;
+#endif
+	}
+	return true;
+}
+
+/* Free @nr VMAs from vm_area_alloc_bulk() that no reader can have seen. */
+void vm_area_free_bulk(int nr, struct vm_area_struct **vmas)
+{
+	kmem_cache_free_bulk(vm_area_cachep, nr, (void **)vmas);
 }
 
 /* Free a VMA no reader can have seen. */

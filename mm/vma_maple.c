@@ -30,22 +30,13 @@ void vma_tree_init(struct mm_struct *mm)
 
 /*
  * The address space is being torn down (exit_mmap()): no task uses it, so
- * no lock-free reader can be walking its tree or holding one of its VMAs
- * (a page fault runs in a task of the mm it faults in).  Nothing then
- * needs a grace period: leave RCU mode, so that __mt_destroy() frees the
- * nodes at once, and free the VMAs at once too, unlocked and undetached,
- * as the rbtree backend does.  Deferring them cost a fork of 1,000 VMAs
- * about 2,000 call_rcu() callbacks at the child's exit, all run on cold
- * objects a grace period later.
+ * no lock-free reader can be walking its tree (a page fault runs in a task
+ * of the mm it faults in).  Nothing then needs a grace period: leave RCU
+ * mode, so that __mt_destroy() frees the nodes at once.
  */
 void vma_tree_destroy(struct mm_struct *mm)
 {
-	MA_STATE(mas, &mm->mm_mt, 0, 0);
-	struct vm_area_struct *vma;
-
 	mt_clear_in_rcu(&mm->mm_mt);
-	mas_for_each(&mas, vma, ULONG_MAX)
-		vm_area_free_now(vma);
 	__mt_destroy(&mm->mm_mt);
 	/* An empty tree again, ready for reuse (exit_mmap() then mmput()). */
 	vma_tree_init(mm);
@@ -313,53 +304,28 @@ int vma_tree_gap(struct mm_struct *mm, unsigned long len, unsigned long low,
 
 /*
  * Copy @old's tree node for node with __mt_dup(), then swap each entry for
- * a copy of its VMA: slot stores of exact ranges, which allocate nothing.
- * The copies are allocated first, in one bulk, so a failure leaves no
- * half-copied tree behind.
+ * its copy: slot stores of exact ranges, which allocate nothing.
  */
-int vma_tree_dup(struct mm_struct *old, struct mm_struct *new)
+int vma_tree_dup(struct mm_struct *old, struct mm_struct *new,
+		 struct vm_area_struct **copies)
 {
 	MA_STATE(mas, &new->mm_mt, 0, 0);
-	struct vm_area_struct **copies, *vma;
-	int i, nr = old->map_count;
+	struct vm_area_struct *vma;
+	int i = 0;
 
-	if (!nr)
+	if (!old->map_count)
 		return 0;
-	copies = kmalloc_array(nr, sizeof(*copies), GFP_KERNEL);
-	if (!copies)
-		return -ENOMEM;
-	if (!kmem_cache_alloc_bulk(vm_area_cachep, GFP_KERNEL | __GFP_ZERO,
-				   nr, (void **)copies))
-		goto free_array;
 	if (__mt_dup(&old->mm_mt, &new->mm_mt, GFP_KERNEL))
-		goto free_copies;
-
-	i = 0;
+		return -ENOMEM;
 	mas_for_each(&mas, vma, ULONG_MAX) {
 		struct vm_area_struct *copy = copies[i++];
 
-		copy->vm_start = vma->vm_start;
-		copy->vm_end = vma->vm_end;
-		copy->vm_flags = vma->vm_flags;
-		copy->vm_pgoff = vma->vm_pgoff;
-		copy->vm_file = vma->vm_file;
-		copy->vm_mm = new;
-		copy->detached = false;
-		copy->vm_mark = false;
-		init_rwsem(&copy->vm_lock);
-		copy->vm_lock_seq = new->mm_lock_seq;
+		vm_area_copy(copy, vma);
 		mas_store(&mas, copy);
 		WARN_ON(mas_is_err(&mas));
 	}
-	WARN_ON(i != nr);
-	kfree(copies);
+	WARN_ON(i != old->map_count);
 	return 0;
-
-free_copies:
-	kmem_cache_free_bulk(vm_area_cachep, nr, (void **)copies);
-free_array:
-	kfree(copies);
-	return -ENOMEM;
 }
 
 /* ---- validation ---- */

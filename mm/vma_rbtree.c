@@ -342,16 +342,9 @@ void vma_tree_init(struct mm_struct *mm)
 	vmacache_invalidate(mm);
 }
 
+/* The VMAs are the tree's nodes: with them gone, nothing is left. */
 void vma_tree_destroy(struct mm_struct *mm)
 {
-	struct vm_area_struct *vma = mm->mmap;
-
-	while (vma) {
-		struct vm_area_struct *next = vma->vm_next;
-
-		vm_area_free(vma);
-		vma = next;
-	}
 	vma_tree_init(mm);
 }
 
@@ -558,21 +551,17 @@ int vma_tree_gap(struct mm_struct *mm, unsigned long len, unsigned long low,
 	return -ENOMEM;
 }
 
-int vma_tree_dup(struct mm_struct *old, struct mm_struct *new)
+int vma_tree_dup(struct mm_struct *old, struct mm_struct *new,
+		 struct vm_area_struct **copies)
 {
-	struct vm_area_struct *vma, *copy;
+	struct vm_area_struct *vma;
+	int i = 0;
 
 	for (vma = old->mmap; vma; vma = vma->vm_next) {
-		copy = vm_area_dup(vma);
-		if (!copy)
-			goto fail;
-		copy->vm_mm = new;
-		vma_link(new, copy);
+		vm_area_copy(copies[i], vma);
+		vma_link(new, copies[i++]);
 	}
 	return 0;
-fail:
-	vma_tree_destroy(new);
-	return -ENOMEM;
 }
 
 /* ---- validation ---- */
