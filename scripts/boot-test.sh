@@ -167,6 +167,14 @@ echo "boot-test: booting (timeout ${BOOT_TIMEOUT}s), console in $log"
 # Words of the command line the kernel does not know reach /init as
 # environment variables.
 initenv="WORKLOAD_SCALE=$WORKLOAD_SCALE"
+# Linux 6.12 on UML cannot take a fork that fails part way: dup_mmap()
+# leaves XA_ZERO_ENTRY in the child's tree where the copy stopped, and
+# UML's flush_tlb_mm(), called from exit_mmap(), walks the VMAs into it
+# ("Kernel mode fault at addr 0x40e", the marker read as a VMA).  6.12
+# as shipped stops the same way, so the workload's fork_fail (which needs
+# the fault injection of the KASAN boots) is left out there.
+[ "$kver" = 6.12 ] && [ "$arch" = um ] &&
+	initenv="$initenv VMA_WORKLOAD_SKIP=fork_fail"
 checkopts=
 if [ "$stress" != 0 ]; then
 	initenv="$initenv FAULT_STRESS=$stress"

@@ -31,6 +31,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -840,6 +841,26 @@ static int pat_processes(long *count)
 	return 0;
 }
 
+/*
+ * Whether the environment's VMA_WORKLOAD_SKIP, a comma-separated list of
+ * pattern names, names @name: a pattern a kernel cannot take (see
+ * scripts/boot-test.sh for which and why).
+ */
+static bool pattern_skipped(const char *name)
+{
+	const char *p = getenv("VMA_WORKLOAD_SKIP");
+	size_t len = strlen(name);
+
+	while (p && *p) {
+		if (!strncmp(p, name, len) && (p[len] == ',' || !p[len]))
+			return true;
+		p = strchr(p, ',');
+		if (p)
+			p++;
+	}
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa;
@@ -868,6 +889,12 @@ int main(int argc, char **argv)
 		int ret;
 
 		failed = 0;
+		if (pattern_skipped(pt->name)) {
+			printf("vma-workload: %s: skipped (VMA_WORKLOAD_SKIP)\n",
+			       pt->name);
+			nskip++;
+			continue;
+		}
 		ret = pt->fn(&count);
 		if (ret == PAT_SKIP && !failed) {
 			printf("vma-workload: %s: skipped (this kernel lacks what it needs)\n",
