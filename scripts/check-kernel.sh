@@ -34,6 +34,8 @@
 #                                        tools/testing/vma/fault_stress.c
 # With KVER=6.12 instead: selftest-user, linux-vma, uml-boot-6.12 and
 #   kunit-uml-6.12 scripts/kunit-uml.sh on Debian's linux-source-6.12
+#   series-prefixes-6.12 every prefix of the 6.12 series, as
+#                                        series-prefixes does for 6.1
 #   uml-kasan-6.12 uml-boot-6.12 with KASAN
 #   x86-boot-6.12 scripts/boot-test.sh --kver 6.12 --arch x86_64: under
 #                                        qemu (TCG), page faults served
@@ -64,8 +66,8 @@ case $KVER in
 	default="$default static uml-boot-6.12 uml-boot uml-kasan"
 	[ "${FULL:-0}" = 1 ] && default="$default x86-boot i386-boot" ;;
 6.12)
-	default="selftest-user linux-vma kunit-uml-6.12 uml-boot-6.12"
-	default="$default uml-kasan-6.12 x86-boot-6.12 x86-kasan-6.12"
+	default="selftest-user linux-vma kunit-uml-6.12 series-prefixes-6.12"
+	default="$default uml-boot-6.12 uml-kasan-6.12 x86-boot-6.12 x86-kasan-6.12"
 	[ "${FULL:-0}" = 1 ] && default="$default x86-kasan-6.12-unpatched" ;;
 *)
 	echo "check-kernel: unknown KVER $KVER (6.1, 6.12)" >&2
@@ -89,11 +91,11 @@ run() {
 	fi
 }
 
-series_prefixes() {
-	local d=build/series-prefixes
+series_prefixes() {	# series_prefixes <kernel version> <folder>
+	local d=$2
 	scripts/kernel-deps.sh &&
-	KVER=6.1 SERIES_OUT=$PWD/$d/patches scripts/make-series.sh >/dev/null &&
-	KVER=6.1 SERIES=$PWD/$d/patches scripts/apply-series.sh --prefixes "$d"
+	KVER=$1 SERIES_OUT=$PWD/$d/patches scripts/make-series.sh >/dev/null &&
+	KVER=$1 SERIES=$PWD/$d/patches scripts/apply-series.sh --prefixes "$d"
 }
 
 selftest_user() {
@@ -106,7 +108,8 @@ run qemu-module scripts/qemu-test.sh
 run kunit-uml scripts/kunit-uml.sh
 run kunit-uml-6.12 env OUT="$PWD/build/kunit-6.12" \
 	KUNIT_SRC=/usr/src/linux-source-6.12.tar.xz scripts/kunit-uml.sh
-run series-prefixes series_prefixes
+run series-prefixes series_prefixes 6.1 build/series-prefixes
+run series-prefixes-6.12 series_prefixes 6.12 build/series-prefixes-6.12
 run uml-boot scripts/boot-test.sh --arch um
 run uml-kasan scripts/boot-test.sh --arch um --kasan
 run static scripts/static-check.sh
