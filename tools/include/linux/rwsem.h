@@ -7,6 +7,9 @@
  *
  * downgrade_write() is not atomic here: another writer may get in between
  * the release of the write hold and the read acquisition.
+ *
+ * Write holds are reported to <linux/lock_stat.h>, which can time them
+ * (off by default: one predictable branch each way).
  */
 #ifndef _TOOLS_LINUX_RWSEM_H
 #define _TOOLS_LINUX_RWSEM_H
@@ -15,6 +18,7 @@
 #include <linux/compiler.h>
 #include <linux/kernel.h>
 #include <linux/lockdep.h>
+#include <linux/lock_stat.h>
 
 struct rw_semaphore {
 	pthread_rwlock_t lock;
@@ -88,6 +92,7 @@ static inline void down_write(struct rw_semaphore *sem) __acquires(sem)
 	__lock_check_recursion(&sem->dep_map);
 	pthread_rwlock_wrlock(&sem->lock);
 	__lock_acquire_exclusive(&sem->dep_map);
+	lock_stat_acquired(&sem->dep_map);
 }
 
 /**
@@ -101,6 +106,7 @@ static inline int down_write_trylock(struct rw_semaphore *sem)
 	if (pthread_rwlock_trywrlock(&sem->lock))
 		return 0;
 	__lock_acquire_exclusive(&sem->dep_map);
+	lock_stat_acquired(&sem->dep_map);
 	return 1;
 }
 
@@ -110,6 +116,7 @@ static inline int down_write_trylock(struct rw_semaphore *sem)
  */
 static inline void up_write(struct rw_semaphore *sem) __releases(sem)
 {
+	lock_stat_release(&sem->dep_map);
 	__lock_release_exclusive(&sem->dep_map);
 	pthread_rwlock_unlock(&sem->lock);
 }

@@ -73,8 +73,10 @@ BENCH_VERDICT_SRCS := $(BENCH_DIR)/verdict.c $(BENCH_DIR)/verdict.h \
 		      $(BENCH_DIR)/robot_table.c $(BENCH_DIR)/robot_table.h
 $(BUILD)/vma_bench $(BUILD)/vma_replay: $(BENCH_VERDICT_SRCS)
 
-# Its cases (verdict_test.c) join build/maple-test's suites.
-BENCH_TEST_OBJS	:= $(DOBJ)/$(BENCH_DIR)/verdict_test.o
+# Its cases (verdict_test.c) join build/maple-test's suites, with those
+# of the hold times behind the critical section (lock_stat_test.c).
+BENCH_TEST_OBJS	:= $(DOBJ)/$(BENCH_DIR)/verdict_test.o \
+		   $(DOBJ)/$(BENCH_DIR)/lock_stat_test.o
 TEST_OBJS	+= $(BENCH_TEST_OBJS)
 ALL_OBJS	+= $(BENCH_TEST_OBJS)
 $(BUILD)/maple-test: $(BENCH_TEST_OBJS)
