@@ -13,8 +13,11 @@
 # ns and instructions per operation.  Below: thread-mode scaling, for
 # each backend the operations per second of each of nproc threads sharing
 # one mm over those of one task alone (1 would be perfect scaling; on a
-# 2-core machine shared with others, less is expected).  OUT defaults to
-# FILE with .png.
+# 2-core machine shared with others, less is expected), and over each bar
+# a black line, the Amdahl ceiling of mmap_lock's critical section on the
+# same scale: cs_amdahl_ops (1 s over the ns per op held for write, in
+# thread mode) over the threads, over one task's ops/s.  A bar that
+# reaches its line is bound by the lock.  OUT defaults to FILE with .png.
 #
 # Needs gnuplot (Debian's gnuplot-nox: make deps-chart); without it,
 # says so and exits 0.
@@ -72,9 +75,12 @@ if [ ! -s "$dat" ]; then
 	exit 1
 fi
 
-# The medians, for thread-mode scaling: thread.N per thread / process.1.
+# The medians, for thread-mode scaling: thread.N per thread / process.1,
+# then the ceilings, cs_amdahl_ops / N / process.1 (from cs_metrics);
+# ymax, the panel's top, on the last line.
 awk '
 	/"metrics": \{/ { sect = 1; next }
+	/"cs_metrics": \{/ { sect = 2; next }
 	sect && /^  \}/ { sect = 0 }
 	sect && /^    "[a-z0-9_.-]+": \{/ {
 		b = $1; gsub(/[":]/, "", b); next
@@ -83,6 +89,8 @@ awk '
 		name = $1; gsub(/[":]/, "", name)
 		v = $2; sub(/,$/, "", v)
 		val[name, b] = v
+		if (sect == 2)
+			next
 		if (name ~ /\.thread\.[0-9]+\.per_thread_ops$/) {
 			w = name
 			sub(/\.thread\.[0-9]+\.per_thread_ops$/, "", w)
@@ -94,6 +102,7 @@ awk '
 		}
 	}
 	END {
+		ymax = 1.2
 		for (i = 0; i < n; i++) {
 			w = order[i]
 			short = w
@@ -111,10 +120,28 @@ awk '
 					row = row " ?"
 				}
 			}
+			base = tname[w]
+			sub(/\.per_thread_ops$/, "", base)
+			nt = base
+			sub(/^.*\.thread\./, "", nt)
+			for (j = 1; j <= 4; j++) {
+				c = val[base ".cs_amdahl_ops", bs[j]]
+				p = val[w ".process.1.per_process_ops", bs[j]]
+				if (c != "" && c > 0 && p > 0 && nt > 0) {
+					row = row " " c / nt / p
+					if (c / nt / p * 1.1 > ymax)
+						ymax = c / nt / p * 1.1
+				} else {
+					row = row " ?"
+				}
+			}
 			if (any)
 				print row
 		}
+		printf "ymax %s\n", (ymax > 4 ? 4 : ymax)
 	}' "$json" > "$scale"
+ymax=$(awk '$1 == "ymax" { print $2 }' "$scale")
+sed -i '/^ymax /d' "$scale"
 
 title=$(basename "$json" .json)
 # One bar per baseline the run had (a column of "?" only is left out).
@@ -123,10 +150,24 @@ ratios="\"$dat\" using 2:xtic(1) title \"against the rbtree design\" lc rgb \"#4
 has "$dat" 3 && ratios="$ratios, \"\" using 3 title \"against Linux 6.1's maple tree\" lc rgb \"#ee6677\""
 has "$dat" 4 && ratios="$ratios, \"\" using 4 title \"against Linux 6.12's maple tree\" lc rgb \"#ccbb44\""
 scaling="\"$scale\" using 2:xtic(1) title \"maple (ours)\" lc rgb \"#228833\", \"\" using 3 title \"rbtree\" lc rgb \"#4477aa\""
+cols="2 3"
 if [ -s "$scale" ]; then
-	has "$scale" 4 && scaling="$scaling, \"\" using 4 title \"Linux 6.1\" lc rgb \"#ee6677\""
-	has "$scale" 5 && scaling="$scaling, \"\" using 5 title \"Linux 6.12\" lc rgb \"#ccbb44\""
+	has "$scale" 4 && scaling="$scaling, \"\" using 4 title \"Linux 6.1\" lc rgb \"#ee6677\"" && cols="$cols 4"
+	has "$scale" 5 && scaling="$scaling, \"\" using 5 title \"Linux 6.12\" lc rgb \"#ccbb44\"" && cols="$cols 5"
 fi
+# Each ceiling a line over its bar: bar j of K (gap 1) sits at
+# cluster + (j - (K - 1) / 2) / (K + 1), 0.9 / (K + 1) wide; its ceiling
+# is column c + 4.
+k=$(echo $cols | wc -w)
+j=0
+ctitle="title \"Amdahl ceiling of the mmap_lock critical section\""
+for c in $cols; do
+	if has "$scale" $((c + 4)); then
+		scaling="$scaling, \"\" using (\$0 + ($j - ($k - 1) / 2.0) / ($k + 1) - 0.45 / ($k + 1)):$((c + 4)):(0.9 / ($k + 1)):(0) with vectors nohead lw 3 lc rgb \"black\" $ctitle"
+		ctitle=notitle
+	fi
+	j=$((j + 1))
+done
 # The scaling panel needs both modes of a workload in the run.
 rows=1 bottom=0.25
 [ -s "$scale" ] && rows=2 bottom=0.08
@@ -153,8 +194,8 @@ plot $ratios
 if ($rows > 1) {
 unset arrow 1
 unset logscale y
-set title "thread mode: ops/s of each of nproc threads sharing one mm, over 1 task alone"
-set yrange [0:1.2]
+set title "thread mode: ops/s of each of nproc threads sharing one mm, over 1 task alone; black: 1 s / critical section, the same way"
+set yrange [0:$ymax]
 set ytics auto
 set xtics rotate by 0 font ",10"
 set ylabel "per-thread ops/s, nproc threads / 1 task"

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The hold times of <linux/lock_stat.h>, behind <linux/rwsem.h>'s write
- * holds.  A lock's class is its initializer, as lockdep's is: every lock
- * that init_class() sets up is of class "sem" (the argument's name),
- * every other of its own.
+ * The hold times that vma_bench's critical-section figures come from
+ * (<linux/lock_stat.h> behind <linux/rwsem.h>'s write holds), and the
+ * arithmetic it does with them (critical.h).  A lock's class is its
+ * initializer, as lockdep's is: every lock that init_class() sets up is
+ * of class "sem" (the argument's name), every other of its own.
  */
 #include <pthread.h>
 #include <time.h>
@@ -11,6 +12,8 @@
 #include <kunit/test.h>
 #include <linux/lock_stat.h>
 #include <linux/rwsem.h>
+
+#include "critical.h"
 
 #define CLASS	"sem"
 
@@ -187,6 +190,31 @@ static void lock_stat_hook_brackets_each_timed_hold(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hook_calls, 2);
 }
 
+static void cs_per_op_subtracts_each_hold_once(struct kunit *test)
+{
+	/* 4 holds summing 10,000 ns, 50 ns each empty, 2 ops: 4,900. */
+	KUNIT_EXPECT_EQ(test, (long)cs_per_op(10000, 4, 50, 2), 4900L);
+	/* 3 holds of 1,000 instructions, 12 each empty, 3 ops: 988. */
+	KUNIT_EXPECT_EQ(test, (long)cs_per_op(3000, 3, 12, 3), 988L);
+	/* No operations: nothing to divide. */
+	KUNIT_EXPECT_EQ(test, (long)cs_per_op(3000, 3, 12, 0), 0L);
+	/* Noise above the section: below zero, as measured. */
+	KUNIT_EXPECT_EQ(test, (long)cs_per_op(90, 2, 50, 1), -10L);
+}
+
+static void cs_amdahl_ceiling_is_one_second_over_the_section(struct kunit *test)
+{
+	/* 500 ns held per op: 2,000,000 ops/s, whatever the tasks. */
+	KUNIT_EXPECT_EQ(test, (long)cs_amdahl_ops(500), 2000000L);
+	KUNIT_EXPECT_EQ(test, (long)cs_amdahl_ops(1250), 800000L);
+	KUNIT_EXPECT_EQ(test, (long)cs_amdahl_ops(0), 0L);
+	KUNIT_EXPECT_EQ(test, (long)cs_amdahl_ops(-3), 0L);
+	/* 2 tasks at 600,000 ops/s each against a 2,000,000 ceiling: 60%. */
+	KUNIT_EXPECT_EQ(test, (long)cs_ceiling_reached_pct(1200000, 2000000),
+			60L);
+	KUNIT_EXPECT_EQ(test, (long)cs_ceiling_reached_pct(1200000, 0), 0L);
+}
+
 static struct kunit_case lock_stat_cases[] = {
 	KUNIT_CASE(lock_stat_is_off_by_default),
 	KUNIT_CASE(lock_stat_times_a_write_hold_of_the_class),
@@ -195,6 +223,8 @@ static struct kunit_case lock_stat_cases[] = {
 	KUNIT_CASE(lock_stat_hold_ends_at_downgrade),
 	KUNIT_CASE(lock_stat_totals_are_per_thread),
 	KUNIT_CASE(lock_stat_hook_brackets_each_timed_hold),
+	KUNIT_CASE(cs_per_op_subtracts_each_hold_once),
+	KUNIT_CASE(cs_amdahl_ceiling_is_one_second_over_the_section),
 	{}
 };
 

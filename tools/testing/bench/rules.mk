@@ -22,6 +22,7 @@
 # make bench BASE=old.json   compare with an earlier run's JSON (either of
 #                            the pair a make bench run writes)
 # make bench CALLGRIND=1     add instructions/op counted under callgrind
+#                            (also those of mmap_lock's critical section)
 # make bench-chart           the PNG chart of the newest (or FILE=) mm/ run,
 #                            which make bench also draws when gnuplot is
 #                            there (installed when run as root)
@@ -41,6 +42,10 @@
 # Each make bench writes bench-results/<stamp>-<commit>[-quick].json (the
 # tree), the same name ending in -mm.json (mm/), one BENCH_STAMP and
 # BENCH_COMMIT for both, and -mm.png, the chart of the mm/ ratios.
+# mm/'s run ends with the critical section (vma_bench.c): ns and, with
+# CALLGRIND=1, instructions per op with mmap_lock held for write, and the
+# Amdahl ceiling it puts on thread mode, in its own table and under
+# "cs_metrics" in the -mm.json; the chart draws the ceilings.
 # BENCH_ARGS passes further options to the tree's program, e.g.
 # BENCH_ARGS="--sizes 1000 --reps 15"; VMA_BENCH_ARGS to vma_bench, e.g.
 # VMA_BENCH_ARGS="--filter mmap1 --runs 11".
@@ -74,7 +79,8 @@ BENCH_VERDICT_SRCS := $(BENCH_DIR)/verdict.c $(BENCH_DIR)/verdict.h \
 $(BUILD)/vma_bench $(BUILD)/vma_replay: $(BENCH_VERDICT_SRCS)
 
 # Its cases (verdict_test.c) join build/maple-test's suites, with those
-# of the hold times behind the critical section (lock_stat_test.c).
+# of the hold times behind the critical section and of its arithmetic
+# (lock_stat_test.c).
 BENCH_TEST_OBJS	:= $(DOBJ)/$(BENCH_DIR)/verdict_test.o \
 		   $(DOBJ)/$(BENCH_DIR)/lock_stat_test.o
 TEST_OBJS	+= $(BENCH_TEST_OBJS)
@@ -131,7 +137,7 @@ VMA_BENCH_RUN_ARGS = $(if $(call bench_yes,$(QUICK)),--quick) \
 # BENCH_EST_MM seconds per backend (maple, the rbtree, each version).
 BENCH_VERDICT_OUT := $(BUILD)/bench-verdict.txt
 BENCH_EST_TREE	= $(if $(call bench_yes,$(QUICK)),3,90)
-BENCH_EST_MM	= $(if $(call bench_yes,$(QUICK)),3,35)
+BENCH_EST_MM	= $(if $(call bench_yes,$(QUICK)),4,50)
 BENCH_EST_MORE	= $(if $(call bench_yes,$(CALLGRIND)), (more with CALLGRIND=1))
 # The traces: seconds per backend, and the profile.
 BENCH_EST_TRACES = $(if $(call bench_yes,$(QUICK)),2,4)
@@ -190,7 +196,11 @@ bench: $(BENCH_BIN) $(BUILD)/vma_bench $(BUILD)/vma_replay bench-chart-deps \
 		[ -f "$$f" ] && scripts/bench-chart.sh "$$f"; \
 	done; \
 	t=$$(( $$(date +%s) - t0 )); \
-	echo; echo "bench: done in $$((t / 60)) min $$((t % 60)) s; the verdict:"; \
+	echo; echo "bench: mmap_lock's critical section (ns$(if $(call bench_yes,$(CALLGRIND)), and instructions,) per op held for" \
+		"write$(if $(call bench_yes,$(CALLGRIND)),,; instructions with CALLGRIND=1)) and thread mode's Amdahl" \
+		"ceiling: the table after mm/'s robot tables, \"cs_metrics\" in" \
+		"bench-results/$$BENCH_STAMP-*-mm.json, the black lines of the chart"; \
+	echo "bench: done in $$((t / 60)) min $$((t % 60)) s; the verdict:"; \
 	cat $$BENCH_VERDICT 2>/dev/null; true
 
 # The traces section (tools/testing/vma/replay_bench.c): every shipped
@@ -417,8 +427,8 @@ $(VMA_OBJ)/upstream-versions: FORCE
 	@mkdir -p $(@D)
 	@echo "$(VMA_UP_READY)" | cmp -s - $@ || echo "$(VMA_UP_READY)" > $@
 
-$(VMA_UP_BENCH): $(VMA_DIR)/vma_bench.c $(VMA_DIR)/bench_ops.h \
-		 $(BENCH_DIR)/bench_commit.h $(BENCH_VERDICT_SRCS) \
+$(VMA_UP_BENCH): $(VMA_DIR)/vma_bench.c $(VMA_BENCH_HDRS) \
+		 $(BENCH_VERDICT_SRCS) \
 		 $(VMA_BENCH_BLOBS) $(VMA_UP_BLOBS) \
 		 $(VMA_OBJ)/upstream-versions $(BUILD)/libmaple.a
 	$(call msg,CC,$@)

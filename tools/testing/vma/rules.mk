@@ -15,7 +15,8 @@
 #                     micro-workloads, in the robot's table, plus a JSON
 #                     file in bench-results/; VMA_BENCH_ARGS= passes
 #                     arguments, e.g. "--quick", "--runs 11", "--filter
-#                     mmap1", "--no-json", "--callgrind" (instructions/op)
+#                     mmap1", "--no-json", "--callgrind" (instructions/op),
+#                     "--no-cs" (without the mmap_lock critical section)
 #
 # make bench runs build/vma_bench_upstream instead when Debian's
 # linux-source-6.1 or -6.12 is there: the same program with a backend
@@ -77,8 +78,14 @@ $(BUILD)/maple-test: $(VMA_TEST_BLOBS)
 VMA_BENCH_LIBS	= $(if $(strip $(SANFLAGS)),-lurcu-memb,\
 		  -Wl,-Bstatic -lurcu-memb -lurcu-common -Wl,-Bdynamic) -lpthread -lm
 
-$(BUILD)/vma_bench: $(VMA_DIR)/vma_bench.c $(VMA_DIR)/bench_ops.h \
-		    tools/testing/bench/bench_commit.h \
+# vma_bench counts the critical section's instructions with callgrind's
+# client requests when valgrind's header is there; installing valgrind
+# (make deps-callgrind) rebuilds it.
+VMA_BENCH_HDRS	:= $(VMA_DIR)/bench_ops.h tools/testing/bench/bench_commit.h \
+		   tools/testing/bench/critical.h tools/include/linux/lock_stat.h \
+		   $(wildcard /usr/include/valgrind/callgrind.h)
+
+$(BUILD)/vma_bench: $(VMA_DIR)/vma_bench.c $(VMA_BENCH_HDRS) \
 		    $(VMA_BENCH_BLOBS) $(BUILD)/libmaple.a
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(INCLUDES) $(ALL_CFLAGS) -o $@ $< $(VMA_BENCH_BLOBS) \

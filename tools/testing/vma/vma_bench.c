@@ -71,9 +71,26 @@
  * program runs itself under valgrind's callgrind with N and 2N operations
  * and divides the difference by N, so the setup cancels out.
  *
+ * The critical section: what runs with mmap_lock held for write, per
+ * operation, for every workload that takes it so (all but page_fault,
+ * vma.fault* and vma.iterate, which take it for read), in rounds of
+ * their own after all the others, with <linux/lock_stat.h> timing each
+ * task's holds: ns per op in 1-task process mode and, where a workload
+ * has it, thread mode; there, the Amdahl ceiling, 1 s over the ns per op
+ * (no number of threads can do more operations a second between them),
+ * and how close the threads came to it.  The hold time of an empty hold,
+ * measured before each round, is subtracted once per hold.  With
+ * --callgrind, the same section's instructions per op (1 task), counted
+ * inside lock_stat's bracket under callgrind (--one-cs).  Printed as a
+ * table after the robot's, in the JSON under "cs_metrics" and
+ * "cs_rsd_pct"; in no verdict.  --no-cs leaves it out.
+ *
  * Usage: vma_bench [--quick] [--runs N] [--ms N] [--filter STR]
  *                  [--base FILE] [--no-json] [--out-dir DIR] [--callgrind]
+ *                  [--no-cs]
  *        vma_bench --one BACKEND WORKLOAD VMAS OPS   (what callgrind runs)
+ *        vma_bench --one-cs BACKEND NAME ITERS       (the same, for the
+ *                                                     critical section)
  *
  * Conventions: ops a backend's entry points, mm an address space (opaque),
  * t a task, wl a workload, b a backend's index, r a round.
@@ -94,10 +111,19 @@
 #include <unistd.h>
 
 #include <linux/kernel.h>
+#include <linux/lock_stat.h>
 #include <linux/maple_tree.h>
+#include <linux/rcupdate.h>
+#include <linux/rwsem.h>
+
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define HAVE_CALLGRIND_H	1
+#endif
 
 #include "bench_ops.h"
 #include "../bench/bench_commit.h"
+#include "../bench/critical.h"
 /* One source per program (tools/testing/vma/rules.mk): included, not linked. */
 #include "../bench/verdict.c"
 #include "../bench/robot_table.c"
@@ -113,8 +139,9 @@
 #define B_PAGE_TEST	64
 #define B_MAX_RUNS	99
 #define B_MAX_TASKS	16
-#define B_MAX_METRICS	96
+#define B_MAX_METRICS	192
 #define B_NAME_LEN	80
+#define B_BASE_LEN	(B_NAME_LEN - 32)	/* a name without its unit */
 
 #define RW	(BENCH_PROT_READ | BENCH_PROT_WRITE)
 #define RO	BENCH_PROT_READ
@@ -270,6 +297,7 @@ struct task {
 	unsigned long long rng;	/* 64-bit xorshift, on 32-bit builds too */
 	unsigned long done;	/* operations in the timed part */
 	double t_end;
+	struct lock_stat_holds cs;	/* its write holds of mmap_lock then */
 	int err;
 	pthread_t thread;
 } __attribute__((aligned(TASK_ALIGN)));
@@ -471,6 +499,8 @@ static const struct robot_wl robot_wls[] = {
 
 static int bench_ready, bench_go, bench_stop;
 static double bench_t0;
+/* The rounds time mmap_lock's write holds (lock_stat is on). */
+static bool bench_cs;
 
 static void *task_main(void *arg)
 {
@@ -480,6 +510,8 @@ static void *task_main(void *arg)
 
 	for (i = 0; i < WARM_ITERS && !err; i++)
 		err = t->wl->iter(t);
+	if (bench_cs)
+		lock_stat_reset();
 	__atomic_add_fetch(&bench_ready, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&bench_go, __ATOMIC_ACQUIRE))
 		sched_yield();
@@ -490,20 +522,94 @@ static void *task_main(void *arg)
 	t->err = err;
 	t->t_end = now_ns();
 	t->done = n * t->wl->ops_per_iter;
+	if (bench_cs)
+		lock_stat_read(&t->cs);
 	return NULL;
 }
 
-/* One measurement: operations per second per task over @ms. */
-static double robot_measure(const struct vma_bench_ops *ops,
-			    const struct robot_wl *wl, int mode,
-			    unsigned int ms)
+/* ---- the critical section: mmap_lock held for write ---- */
+
+/* The lock class of mm->mmap_lock, as its initializer names it. */
+#define CS_CLASS	"&mm->mmap_lock"
+#define CS_EMPTY_HOLDS	2000
+#define CS_EMPTY_BATCHES 5
+#define CS_MAX_EMPTY	4096
+
+/* Every empty-hold measurement of the run, for the median printed. */
+static double cs_empty[CS_MAX_EMPTY];
+static int nr_cs_empty;
+
+static struct rw_semaphore cs_empty_sem;
+
+/*
+ * ns of an empty timed hold on this thread: down_write() and up_write()
+ * of a lock of mmap_lock's class with nothing between, the median of
+ * CS_EMPTY_BATCHES batches.  What every timed hold has in it besides the
+ * locked code.  lock_stat is on; the thread's totals are zeroed after.
+ */
+static double cs_empty_hold_ns(void)
+{
+	double v[CS_EMPTY_BATCHES], e;
+	struct lock_stat_holds h;
+	int i, k;
+
+	for (k = 0; k < CS_EMPTY_BATCHES; k++) {
+		lock_stat_reset();
+		for (i = 0; i < CS_EMPTY_HOLDS; i++) {
+			down_write(&cs_empty_sem);
+			up_write(&cs_empty_sem);
+		}
+		lock_stat_read(&h);
+		if (h.nr != CS_EMPTY_HOLDS)
+			die("lock_stat timed %lu of %d empty holds", h.nr,
+			    CS_EMPTY_HOLDS);
+		v[k] = (double)h.holdtime_ns / h.nr;
+	}
+	lock_stat_reset();
+	e = robot_median(v, CS_EMPTY_BATCHES);
+	if (nr_cs_empty < CS_MAX_EMPTY)
+		cs_empty[nr_cs_empty++] = e;
+	return e;
+}
+
+static void cs_start(void)
+{
+	lock_stat_start(CS_CLASS);
+	bench_cs = true;
+}
+
+static void cs_stop(void)
+{
+	bench_cs = false;
+	lock_stat_stop();
+}
+
+/* @holds write holds in @ops operations of @what: none is a broken probe. */
+static void cs_check(const struct vma_bench_ops *ops, const char *what,
+		     unsigned long holds, double n)
+{
+	if (!holds && n > 0)
+		die("%s: %s took no write hold of %s (has its initializer "
+		    "changed?)", ops->name, what, CS_CLASS);
+}
+
+/*
+ * One measurement: operations per second per task over @ms; with @cs_ns,
+ * the rounds time mmap_lock's write holds instead and *@cs_ns is the
+ * critical section per operation, in ns (all tasks' holds over all their
+ * operations).
+ */
+static double robot_run(const struct vma_bench_ops *ops,
+			const struct robot_wl *wl, int mode, unsigned int ms,
+			double *cs_ns)
 {
 	int i, nr_tasks = mode == MODE_P1 ? 1 : nr_tasks_n;
 	int nr_mm = mode == MODE_TN ? 1 : nr_tasks;
 	struct task tasks[B_MAX_TASKS] = { };
 	void *mms[B_MAX_TASKS];
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-	double rate = 0;
+	double rate = 0, empty = 0, hold_ns = 0, done = 0;
+	unsigned long holds = 0;
 
 	bench_ready = bench_go = bench_stop = 0;
 	for (i = 0; i < nr_mm; i++) {
@@ -518,6 +624,10 @@ static double robot_measure(const struct vma_bench_ops *ops,
 		tasks[i].mm = mms[i % nr_mm];
 		if (wl->prepare)
 			wl->prepare(&tasks[i], i);
+	}
+	if (cs_ns) {
+		cs_start();
+		empty = cs_empty_hold_ns();
 	}
 	for (i = 0; i < nr_tasks; i++)
 		if (pthread_create(&tasks[i].thread, NULL, task_main,
@@ -534,10 +644,31 @@ static double robot_measure(const struct vma_bench_ops *ops,
 		if (tasks[i].err)
 			die("%s: %s failed", ops->name, wl->name);
 		rate += tasks[i].done * 1e9 / (tasks[i].t_end - bench_t0);
+		hold_ns += tasks[i].cs.holdtime_ns;
+		holds += tasks[i].cs.nr;
+		done += tasks[i].done;
+	}
+	if (cs_ns) {
+		cs_stop();
+		cs_check(ops, wl->name, holds, done);
+		*cs_ns = cs_per_op(hold_ns, holds, empty, done);
 	}
 	for (i = 0; i < nr_mm; i++)
 		ops->mm_put(mms[i]);
 	return rate / nr_tasks;
+}
+
+static double robot_measure(const struct vma_bench_ops *ops,
+			    const struct robot_wl *wl, int mode,
+			    unsigned int ms)
+{
+	return robot_run(ops, wl, mode, ms, NULL);
+}
+
+/* Does @wl take mmap_lock for write?  page_fault takes it for read only. */
+static bool robot_writes(const struct robot_wl *wl)
+{
+	return wl->iter != iter_page_fault;
 }
 
 /* ---- the micro-workloads: fixed count, ns/op ---- */
@@ -638,6 +769,26 @@ static double micro_measure(const struct vma_bench_ops *ops, int w,
 	return (t1 - t0) / n;
 }
 
+/* The critical section of micro-workload @w (mmap-munmap), ns per op. */
+static double micro_measure_cs(const struct vma_bench_ops *ops, int w,
+			       unsigned long nr, unsigned long n)
+{
+	void *mm = micro_setup(ops, nr);
+	struct lock_stat_holds h;
+	double empty;
+
+	micro_run(ops, w, mm, n / 10);	/* warm up */
+	cs_start();
+	empty = cs_empty_hold_ns();
+	if (micro_run(ops, w, mm, n))
+		die("%s: %s failed", ops->name, micro_wls[w]);
+	lock_stat_read(&h);
+	cs_stop();
+	ops->mm_put(mm);
+	cs_check(ops, micro_wls[w], h.nr, n);
+	return cs_per_op(h.holdtime_ns, h.nr, empty, n);
+}
+
 /* ---- callgrind ---- */
 
 static int callgrind_ir(const char *self, const char *backend, int w,
@@ -713,6 +864,206 @@ static int one(char **argv)
 	return 0;
 }
 
+/* ---- callgrind: the critical section's instructions ---- */
+
+/*
+ * Started with --collect-atstart=no, callgrind counts between the two
+ * calls of each timed hold: lock_stat's bracket around the locked code.
+ */
+#ifdef HAVE_CALLGRIND_H
+static void cs_callgrind_bracket(bool begin)
+{
+	(void)begin;
+	CALLGRIND_TOGGLE_COLLECT;
+}
+#endif
+
+/* "<workload>[.<N>vmas].<mode>.<tasks>": a metric's name up to its unit. */
+static void robot_name(char *buf, size_t size, const struct robot_wl *wl,
+		       int mode);
+
+static void cs_base(char *buf, size_t size, const struct robot_wl *wl,
+		    int mode)
+{
+	char *p;
+
+	robot_name(buf, size, wl, mode);
+	p = strstr(buf, ".per_");
+	if (p)
+		*p = '\0';
+}
+
+/* The micro-workload of the critical section: mmap-munmap. */
+#define CS_MICRO	0
+
+/*
+ * --one-cs BACKEND NAME ITERS: under callgrind, @ITERS iterations of
+ * NAME with lock_stat's bracket on: "empty" (empty holds of mmap_lock's
+ * class), a robot workload as cs_base() names it (1 task), or
+ * "vma.mmap-munmap.<N>vmas".  Prints the holds timed, "holds N".  Each
+ * iteration ends with rcu_barrier(), outside the section: every RCU
+ * callback has run, so the next one finds the same slab caches whenever
+ * valgrind lets the grace-period thread run, and the count repeats.
+ */
+static int one_cs(char **argv)
+{
+	const struct vma_bench_ops *ops = backend_by_name(argv[0]);
+	unsigned long iters = strtoul(argv[2], NULL, 0), i;
+	const struct robot_wl *wl = NULL;
+	struct task t = { };
+	struct lock_stat_holds h;
+	char name[B_NAME_LEN];
+	unsigned int k, s;
+	int err = 0;
+
+	if (!ops)
+		return 2;
+#ifdef HAVE_CALLGRIND_H
+	lock_stat_hold_hook = cs_callgrind_bracket;
+#endif
+	if (!strcmp(argv[1], "empty")) {
+		lock_stat_start(CS_CLASS);
+		for (i = 0; i < iters; i++) {
+			down_write(&cs_empty_sem);
+			up_write(&cs_empty_sem);
+		}
+		goto out;
+	}
+	for (s = 0; s < ARRAY_SIZE(micro_sizes); s++) {
+		snprintf(name, sizeof(name), "vma.%s.%luvmas",
+			 micro_wls[CS_MICRO], micro_sizes[s]);
+		if (!strcmp(argv[1], name)) {
+			void *mm = micro_setup(ops, micro_sizes[s]);
+
+			lock_stat_start(CS_CLASS);
+			for (i = 0; i < iters && !err; i++) {
+				err = micro_run(ops, CS_MICRO, mm, 1);
+				rcu_barrier();
+			}
+			lock_stat_stop();
+			ops->mm_put(mm);
+			goto out;
+		}
+	}
+	for (k = 0; k < NR_ROBOT_WLS; k++) {
+		cs_base(name, sizeof(name), &robot_wls[k], MODE_P1);
+		if (!strcmp(argv[1], name))
+			wl = &robot_wls[k];
+	}
+	if (!wl)
+		return 2;
+	t.ops = ops;
+	t.wl = wl;
+	t.mm = ops->mm_new();
+	if (!t.mm)
+		return 1;
+	wl->prepare_mm(ops, t.mm, wl->nr);
+	if (wl->prepare)
+		wl->prepare(&t, 0);
+	for (i = 0; i < WARM_ITERS && !err; i++)
+		err = wl->iter(&t);
+	lock_stat_start(CS_CLASS);
+	for (i = 0; i < iters && !err; i++) {
+		err = wl->iter(&t);
+		rcu_barrier();
+	}
+	lock_stat_stop();
+	ops->mm_put(t.mm);
+out:
+	lock_stat_stop();
+	lock_stat_read(&h);
+	printf("holds %lu\n", h.nr);
+	return err ? 1 : 0;
+}
+
+/*
+ * Instructions callgrind counted in lock_stat's bracket while --one-cs
+ * ran @name @iters times on @backend, and the holds it timed.
+ */
+static int cs_callgrind_ir(const char *self, const char *backend,
+			   const char *name, unsigned long iters, double *ir,
+			   double *holds)
+{
+	char out[256], arg_n[32], line[512], file_arg[300];
+	unsigned long nr = 0;
+	int status, fd[2];
+	FILE *f;
+	pid_t pid;
+
+	snprintf(out, sizeof(out), "/tmp/vma_bench.%d.cs.%s.%lu",
+		 (int)getpid(), backend, iters);
+	snprintf(file_arg, sizeof(file_arg), "--callgrind-out-file=%s", out);
+	snprintf(arg_n, sizeof(arg_n), "%lu", iters);
+	if (pipe(fd))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(fd[0]);
+		if (dup2(fd[1], 1) < 0 || !freopen("/dev/null", "w", stderr))
+			_exit(127);
+		execlp("valgrind", "valgrind", "--tool=callgrind",
+		       "--collect-atstart=no", file_arg, self, "--one-cs",
+		       backend, name, arg_n, (char *)NULL);
+		_exit(127);
+	}
+	close(fd[1]);
+	f = pid < 0 ? NULL : fdopen(fd[0], "r");
+	while (f && fgets(line, sizeof(line), f))
+		sscanf(line, "holds %lu", &nr);
+	if (f)
+		fclose(f);
+	else
+		close(fd[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return -1;
+	f = fopen(out, "r");
+	if (!f)
+		return -1;
+	*ir = -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "summary:", 8) || !strncmp(line, "totals:", 7))
+			*ir = strtod(strchr(line, ':') + 1, NULL);
+	fclose(f);
+	unlink(out);
+	*holds = nr;
+	return *ir < 0 ? -1 : 0;
+}
+
+/*
+ * Instructions of the critical section per operation: --one-cs with
+ * @iters and 2 @iters iterations of @ops_per_iter operations, the
+ * difference (setup cancels), less @empty (an empty hold's) per hold.
+ * Return: the count, or -1 if callgrind failed.
+ */
+static double cs_insn_per_op(const char *self, const char *backend,
+			     const char *name, unsigned long iters,
+			     unsigned int ops_per_iter, double empty)
+{
+	double ir1, ir2, h1, h2;
+
+	if (cs_callgrind_ir(self, backend, name, iters, &ir1, &h1) ||
+	    cs_callgrind_ir(self, backend, name, 2 * iters, &ir2, &h2))
+		return -1;
+	return cs_per_op(ir2 - ir1, h2 - h1, empty,
+			 (double)iters * ops_per_iter);
+}
+
+/* The instructions of an empty hold, or -1. */
+static double cs_empty_insn;
+
+static double cs_callgrind_empty(const char *self)
+{
+	double ir1, ir2, h1, h2;
+
+	if (cs_callgrind_ir(self, backends[0]->name, "empty", 1000, &ir1,
+			    &h1) ||
+	    cs_callgrind_ir(self, backends[0]->name, "empty", 2000, &ir2,
+			    &h2) || h2 <= h1)
+		return -1;
+	return (ir2 - ir1) / (h2 - h1);
+}
+
 /* ---- metrics ---- */
 
 struct metric {
@@ -722,6 +1073,7 @@ struct metric {
 	double med[B_MAX_BACKENDS];
 	double rsd[B_MAX_BACKENDS];	/* %, of the mean */
 	double change[B_MAX_BACKENDS];	/* maple against backend b, % */
+	bool cs;			/* the critical section's: own table */
 };
 
 static struct metric metrics[B_MAX_METRICS];
@@ -738,6 +1090,16 @@ static struct metric *metric_new(const char *name)
 	return m;
 }
 
+static struct metric *metric_find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < nr_metrics; i++)
+		if (!strcmp(metrics[i].name, name))
+			return &metrics[i];
+	return NULL;
+}
+
 static void metric_finish(struct metric *m)
 {
 	int b;
@@ -752,7 +1114,7 @@ static void metric_finish(struct metric *m)
 /* ---- the run ---- */
 
 struct run_opts {
-	bool quick, callgrind, no_json;
+	bool quick, callgrind, no_json, no_cs;
 	int runs;
 	unsigned int ms;
 	const char *filter, *base, *out_dir;
@@ -795,6 +1157,27 @@ static void robot_name(char *buf, size_t size, const struct robot_wl *wl,
 		 mode == MODE_TN ? "thread" : "process");
 }
 
+/*
+ * Is the critical section of @wl in @mode measured (1-task process mode
+ * and thread mode of the workloads that take mmap_lock for write, when
+ * the filter lets either that metric or the throughput one through)?
+ * @name gets its base name.
+ */
+static bool cs_wanted(const struct run_opts *o, const struct robot_wl *wl,
+		      int mode, char *name, size_t size)
+{
+	char full[B_NAME_LEN + 16];
+
+	if (!(wl->modes & mode) || mode == MODE_PN || !robot_writes(wl))
+		return false;
+	robot_name(full, sizeof(full), wl, mode);
+	cs_base(name, size, wl, mode);
+	if (wanted(o, full))
+		return true;
+	snprintf(full, sizeof(full), "%s.cs_ns_per_op", name);
+	return wanted(o, full);
+}
+
 static int count_all(const struct run_opts *o)
 {
 	char name[B_NAME_LEN];
@@ -812,6 +1195,15 @@ static int count_all(const struct run_opts *o)
 				 micro_wls[i], micro_sizes[s]);
 			n += wanted(o, name);
 		}
+	for (i = 0; i < NR_ROBOT_WLS && !o->no_cs; i++)
+		for (mode = MODE_P1; mode <= MODE_TN; mode <<= 1)
+			n += cs_wanted(o, &robot_wls[i], mode, name,
+				       sizeof(name));
+	for (s = 0; s < 2 && !o->no_cs; s++) {
+		snprintf(name, sizeof(name), "vma.%s.%luvmas.ns_per_op",
+			 micro_wls[CS_MICRO], micro_sizes[s]);
+		n += wanted(o, name);
+	}
 	return n;
 }
 
@@ -836,13 +1228,34 @@ static double micro_job(const struct vma_bench_ops *ops,
 	return micro_measure(ops, job->w, job->vmas, job->ops);
 }
 
-/* The rounds of metric @name (the @n-th of @of), backends in turn. */
-static void run_metric(const struct run_opts *o, const char *name, int n,
-		       int of,
-		       double (*measure)(const struct vma_bench_ops *,
-					 const struct bench_job *,
-					 const struct run_opts *),
-		       const struct bench_job *job)
+static double robot_cs_job(const struct vma_bench_ops *ops,
+			   const struct bench_job *job,
+			   const struct run_opts *o)
+{
+	double cs_ns;
+
+	robot_run(ops, job->wl, job->mode, o->ms, &cs_ns);
+	return cs_ns;
+}
+
+static double micro_cs_job(const struct vma_bench_ops *ops,
+			   const struct bench_job *job,
+			   const struct run_opts *o)
+{
+	(void)o;
+	return micro_measure_cs(ops, job->w, job->vmas, job->ops);
+}
+
+/*
+ * The rounds of metric @name (the @n-th of @of), backends in turn.
+ * Return: the metric, finished.
+ */
+static struct metric *run_metric(const struct run_opts *o, const char *name,
+				 int n, int of,
+				 double (*measure)(const struct vma_bench_ops *,
+						   const struct bench_job *,
+						   const struct run_opts *),
+				 const struct bench_job *job)
 {
 	struct metric *m = metric_new(name);
 	int r, k, b;
@@ -856,6 +1269,135 @@ static void run_metric(const struct run_opts *o, const char *name, int n,
 		}
 	}
 	metric_finish(m);
+	return m;
+}
+
+/* callgrind's iterations for the critical section of @wl. */
+static unsigned long cs_callgrind_iters(const struct robot_wl *wl)
+{
+	if (wl->iter == iter_fork || wl->iter == iter_execl)
+		return 50;
+	return wl->iter == iter_page_test ? 200 : 1000;
+}
+
+static void cs_callgrind_metric(const char *self, const char *base,
+				unsigned long iters, unsigned int ops_per_iter)
+{
+	char name[B_NAME_LEN];
+	struct metric *m;
+	int b;
+
+	snprintf(name, sizeof(name), "%s.cs_insn_per_op", base);
+	m = metric_new(name);
+	m->cs = true;
+	m->nr = 1;
+	for (b = 0; b < nr_backends; b++) {
+		fprintf(stderr, "%svma_bench: callgrind %s %s%s",
+			isatty(2) ? "\r\033[K" : "", backends[b]->name, name,
+			isatty(2) ? "" : "\n");
+		m->v[b][0] = cs_insn_per_op(self, backends[b]->name, base,
+					    iters, ops_per_iter,
+					    cs_empty_insn);
+	}
+	metric_finish(m);
+}
+
+/*
+ * The Amdahl ceiling of thread-mode metric @cs (ns per op, round by
+ * round), and what share of it the threads reached in the throughput
+ * rounds (@base's per-thread rate times the threads), if those ran.
+ */
+static void cs_amdahl(const struct metric *cs, const struct robot_wl *wl,
+		      const char *base)
+{
+	char name[B_NAME_LEN];
+	const struct metric *rate;
+	struct metric *m, *pct;
+	int b, r;
+
+	snprintf(name, sizeof(name), "%s.cs_amdahl_ops", base);
+	m = metric_new(name);
+	m->cs = true;
+	m->nr = cs->nr;
+	for (b = 0; b < nr_backends; b++)
+		for (r = 0; r < cs->nr; r++)
+			m->v[b][r] = cs_amdahl_ops(cs->v[b][r]);
+	metric_finish(m);
+	robot_name(name, sizeof(name), wl, MODE_TN);
+	rate = metric_find(name);
+	if (!rate)
+		return;
+	snprintf(name, sizeof(name), "%s.cs_ceiling_reached_pct", base);
+	pct = metric_new(name);
+	pct->cs = true;
+	pct->nr = 1;
+	for (b = 0; b < nr_backends; b++)
+		pct->v[b][0] = cs_ceiling_reached_pct(rate->med[b] * nr_tasks_n,
+						      m->med[b]);
+	metric_finish(pct);
+}
+
+/*
+ * The critical section's rounds, after every other: the robot's
+ * workloads that take mmap_lock for write, 1 task and thread mode, then
+ * vma.mmap-munmap; with --callgrind, their instructions (1 task).
+ */
+static void run_cs(const struct run_opts *o, const char *self, int *n,
+		   int of)
+{
+	char base[B_BASE_LEN], name[B_NAME_LEN];
+	unsigned int i, s;
+	struct metric *m;
+	int mode;
+
+	if (o->callgrind) {
+#ifdef HAVE_CALLGRIND_H
+		cs_empty_insn = cs_callgrind_empty(self);
+#else
+		printf("vma_bench: built without <valgrind/callgrind.h>, so "
+		       "no instruction counts of the critical section\n");
+#endif
+	}
+	for (i = 0; i < NR_ROBOT_WLS; i++) {
+		const struct robot_wl *wl = &robot_wls[i];
+
+		for (mode = MODE_P1; mode <= MODE_TN; mode <<= 1) {
+			struct bench_job job = { .wl = wl, .mode = mode };
+
+			if (!cs_wanted(o, wl, mode, base, sizeof(base)))
+				continue;
+			snprintf(name, sizeof(name), "%s.cs_ns_per_op", base);
+			m = run_metric(o, name, ++*n, of, robot_cs_job, &job);
+			m->cs = true;
+			if (mode == MODE_TN)
+				cs_amdahl(m, wl, base);
+#ifdef HAVE_CALLGRIND_H
+			if (o->callgrind && mode == MODE_P1)
+				cs_callgrind_metric(self, base,
+						    cs_callgrind_iters(wl),
+						    wl->ops_per_iter);
+#endif
+		}
+	}
+	for (s = 0; s < 2; s++) {
+		unsigned long ops = 100000 / (o->quick ? 20 : 1);
+		struct bench_job job = {
+			.w = CS_MICRO, .vmas = micro_sizes[s], .ops = ops,
+		};
+
+		snprintf(base, sizeof(base), "vma.%s.%luvmas",
+			 micro_wls[CS_MICRO], micro_sizes[s]);
+		snprintf(name, sizeof(name), "%s.ns_per_op", base);
+		if (!wanted(o, name))
+			continue;
+		snprintf(name, sizeof(name), "%s.cs_ns_per_op", base);
+		m = run_metric(o, name, ++*n, of, micro_cs_job, &job);
+		m->cs = true;
+#ifdef HAVE_CALLGRIND_H
+		if (o->callgrind)
+			cs_callgrind_metric(self, base, 2000, 1);
+#endif
+	}
 }
 
 static void run_all(const struct run_opts *o, const char *self)
@@ -911,6 +1453,8 @@ static void run_all(const struct run_opts *o, const char *self)
 			metric_finish(m);
 		}
 	}
+	if (!o->no_cs)
+		run_cs(o, self, &n, of);
 	if (isatty(2))
 		fprintf(stderr, "\r\033[K");
 }
@@ -929,11 +1473,58 @@ static void print_tables(void)
 		for (i = 0; i < nr_metrics; i++) {
 			struct metric *m = &metrics[i];
 
+			if (m->cs)
+				continue;
 			snprintf(change, sizeof(change), "%+.1f%%",
 				 m->change[b]);
 			robot_table_row(m->med[b], m->rsd[b], true, change,
 				  m->med[0], m->rsd[0], true, m->name);
 		}
+	}
+}
+
+/* ---- the critical section's table ---- */
+
+/* The median of every empty hold's ns of the run, or 0. */
+static double cs_empty_median(void)
+{
+	return nr_cs_empty ? robot_median(cs_empty, nr_cs_empty) : 0;
+}
+
+static void print_cs_table(void)
+{
+	char v[32];
+	int b, i, n = 0;
+
+	for (i = 0; i < nr_metrics; i++)
+		n += metrics[i].cs;
+	if (!n)
+		return;
+	printf("\nmm/: the critical section, with mmap_lock held for write, per operation\n"
+	       "(cs_ns_per_op: timed in rounds of their own, an empty hold's %.1f ns\n"
+	       "subtracted per hold; cs_insn_per_op: callgrind, 1 task; thread mode: all\n"
+	       "threads' holds over all their operations, cs_amdahl_ops = 1 s / that, the\n"
+	       "most ops/s of all threads together, cs_ceiling_reached_pct = their ops/s in\n"
+	       "the throughput rounds over it; page_fault takes mmap_lock for read, so it\n"
+	       "is not here)\n\n",
+	       cs_empty_median());
+	for (b = 0; b < nr_backends; b++)
+		printf("%16s", robot_column_name(backends[b]->name));
+	printf("\n");
+	for (b = 0; b < nr_backends; b++)
+		printf("%16s", "%stddev");
+	printf("\n");
+	for (i = 0; i < nr_metrics; i++) {
+		const struct metric *m = &metrics[i];
+
+		if (!m->cs)
+			continue;
+		for (b = 0; b < nr_backends; b++)
+			printf("%s", m->v[b][0] < 0 && m->nr == 1 ?
+			       "               ?" :
+			       robot_fmt_value(v, sizeof(v), m->med[b],
+					       m->rsd[b], true));
+		printf("  %s\n", m->name);
 	}
 }
 
@@ -952,7 +1543,8 @@ static void verdicts_backends(void)
 
 		verdict_init(v, backends[b]->name);
 		for (i = 0; i < nr_metrics; i++)
-			verdict_add(v, metrics[i].name, metrics[i].med[b],
+			if (!metrics[i].cs)
+				verdict_add(v, metrics[i].name, metrics[i].med[b],
 				    metrics[i].rsd[b], metrics[i].med[0],
 				    metrics[i].rsd[0]);
 	}
@@ -990,20 +1582,22 @@ static void json_verdicts(FILE *f)
  * the baselines, "change_pct" (maple against it); one value a line, which
  * is what json_read_maple() relies on.
  */
-static void json_section(FILE *f, const char *key, int what)
+static void json_section(FILE *f, const char *key, int what, bool cs)
 {
-	int b, i;
+	int b, i, k;
 
 	fprintf(f, ",\n  \"%s\": {", key);
 	for (b = what == 2 ? 1 : 0; b < nr_backends; b++) {
 		fprintf(f, "%s\n    \"%s\": {", b > (what == 2) ? "," : "",
 			backends[b]->name);
-		for (i = 0; i < nr_metrics; i++) {
+		for (i = 0, k = 0; i < nr_metrics; i++) {
 			const struct metric *m = &metrics[i];
 			double v = what == 0 ? m->med[b] :
 				   what == 1 ? m->rsd[b] : m->change[b];
 
-			fprintf(f, "%s\n      \"%s\": %.4f", i ? "," : "",
+			if (m->cs != cs)
+				continue;
+			fprintf(f, "%s\n      \"%s\": %.4f", k++ ? "," : "",
 				m->name, v);
 		}
 		fprintf(f, "\n    }");
@@ -1038,10 +1632,16 @@ static void write_json(const struct run_opts *o)
 	for (b = 0; b < nr_backends; b++)
 		fprintf(f, "%s\"%s\"", b ? ", " : "", backends[b]->name);
 	fprintf(f, "]");
-	json_section(f, "metrics", 0);
-	json_section(f, "rsd_pct", 1);
-	json_section(f, "change_pct", 2);
+	json_section(f, "metrics", 0, false);
+	json_section(f, "rsd_pct", 1, false);
+	json_section(f, "change_pct", 2, false);
 	json_verdicts(f);
+	fprintf(f, ",\n  \"critical_section\": { \"lock\": \"%s\", "
+		"\"mode\": \"write\", \"empty_hold_ns\": %.2f, "
+		"\"empty_hold_insn\": %.1f }", CS_CLASS, cs_empty_median(),
+		o->callgrind ? cs_empty_insn : 0);
+	json_section(f, "cs_metrics", 0, true);
+	json_section(f, "cs_rsd_pct", 1, true);
 	fprintf(f, "\n}\n");
 	if (fclose(f))
 		die("cannot write %s", path);
@@ -1111,6 +1711,8 @@ static int json_read_maple(const char *path)
 			section = 2;
 		else if (strstr(line, "\"verdict\": {"))
 			section = 3;
+		else if (strstr(line, "\"cs_metrics\": {"))
+			section = 4;
 		if (strstr(line, "\"maple\": {")) {
 			in_maple = 1;
 			continue;
@@ -1177,6 +1779,8 @@ static void print_base_table(const char *path, bool filtered, bool quick)
 		struct metric *m = &metrics[i];
 		struct base_metric *bm = base_find(m->name);
 
+		if (m->cs)
+			continue;
 		change[0] = '\0';
 		if (bm && bm->value)
 			snprintf(change, sizeof(change), "%+.1f%%",
@@ -1206,8 +1810,9 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: vma_bench [--quick] [--runs N] [--ms N] [--filter STR]\n"
 		"                 [--base FILE] [--no-json] [--no-upstream]\n"
-		"                 [--out-dir DIR] [--callgrind]\n"
-		"       vma_bench --one BACKEND WORKLOAD VMAS OPS\n");
+		"                 [--out-dir DIR] [--callgrind] [--no-cs]\n"
+		"       vma_bench --one BACKEND WORKLOAD VMAS OPS\n"
+		"       vma_bench --one-cs BACKEND NAME ITERS\n");
 	exit(2);
 }
 
@@ -1222,7 +1827,8 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--no-upstream"))
 			upstream = false;
-		else if (!strcmp(argv[i], "--one"))
+		else if (!strcmp(argv[i], "--one") ||
+			 !strcmp(argv[i], "--one-cs"))
 			break;
 	}
 	backends[nr_backends++] = &vma_bench_ops_maple;
@@ -1232,6 +1838,7 @@ int main(int argc, char **argv)
 	if (&vma_bench_ops_upstream612 && upstream)
 		backends[nr_backends++] = &vma_bench_ops_upstream612;
 	maple_tree_init();
+	__init_rwsem(&cs_empty_sem, CS_CLASS);
 	for (b = 0; b < nr_backends; b++)
 		if (backends[b]->init)
 			backends[b]->init();
@@ -1245,6 +1852,8 @@ int main(int argc, char **argv)
 			o.callgrind = true;
 		} else if (!strcmp(argv[i], "--no-json")) {
 			o.no_json = true;
+		} else if (!strcmp(argv[i], "--no-cs")) {
+			o.no_cs = true;
 		} else if (!strcmp(argv[i], "--no-upstream")) {
 			continue;
 		} else if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
@@ -1259,6 +1868,8 @@ int main(int argc, char **argv)
 			o.out_dir = argv[++i];
 		} else if (!strcmp(argv[i], "--one") && i + 4 < argc) {
 			return one(&argv[i + 1]);
+		} else if (!strcmp(argv[i], "--one-cs") && i + 3 < argc) {
+			return one_cs(&argv[i + 1]);
 		} else {
 			usage();
 		}
@@ -1290,6 +1901,7 @@ int main(int argc, char **argv)
 	if (!backend_by_name("upstream-6.12"))
 		printf("upstream-6.12 (Linux 6.12's lib/maple_tree.c): not in this run\n");
 	print_tables();
+	print_cs_table();
 	verdicts_backends();
 	if (o.base)
 		print_base_table(o.base, o.filter, o.quick);
