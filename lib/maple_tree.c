@@ -897,6 +897,13 @@ void __init maple_tree_init(void)
  * Walking
  */
 
+/* What one level of a reader's walk read: see ma_read_slot(). */
+struct ma_slot_read {
+	unsigned long lo;		/* the pivot before the slot */
+	unsigned long hi;		/* the slot's pivot */
+	void *next;			/* the slot: a child or the entry */
+};
+
 /*
  * One level of a reader's walk: the pivot of @node's slot holding @index,
  * and the words around it, all read before the node is checked to be
@@ -906,13 +913,13 @@ void __init maple_tree_init(void)
 static __always_inline unsigned long *
 ma_read_slot(struct maple_tree *mt, struct maple_node *node,
 	     unsigned char npiv, unsigned long index, bool once,
-	     unsigned long *lo, unsigned long *hi, void **next)
+	     struct ma_slot_read *r)
 {
 	unsigned long *p = ma_find_pivot(node, npiv, index, once);
 
-	*lo = READ_ONCE(p[-1]);
-	*hi = READ_ONCE(p[0]);
-	*next = mt_slot(mt, (void __rcu **)(p + npiv), 0);
+	r->lo = READ_ONCE(p[-1]);
+	r->hi = READ_ONCE(p[0]);
+	r->next = mt_slot(mt, (void __rcu **)(p + npiv), 0);
 	return p;
 }
 
@@ -930,31 +937,31 @@ static __always_inline bool mas_walk_bounds(struct ma_state *mas, void *root,
 	unsigned long index = mas->index;
 	/* One below the minimum, so that a level needs no addition. */
 	unsigned long below = ULONG_MAX, max = ULONG_MAX, lo, hi;
+	struct ma_slot_read r;
 	const unsigned char npiv = alloc ? MAPLE_ARANGE64_SLOTS - 1 :
 					   MAPLE_RANGE64_SLOTS - 1;
 	const unsigned char leaf_npiv = MAPLE_RANGE64_SLOTS - 1;
 	unsigned long *pivots, *p;
 	struct maple_node *node;
-	void *next;
 
 	/* The type is in the pointer: internal levels, then the leaf. */
 	while (!mte_is_leaf(enode)) {
 		node = mte_to_node(enode);
 		pivots = (unsigned long *)node + 1;
-		p = ma_read_slot(mt, node, npiv, index, false, &lo, &hi, &next);
+		p = ma_read_slot(mt, node, npiv, index, false, &r);
 		if (rcu && unlikely(ma_dead_node(node)))
 			return false;
-		below = p != pivots ? lo : below;
-		max = p != pivots + npiv ? hi : max;
-		enode = next;
+		below = p != pivots ? r.lo : below;
+		max = p != pivots + npiv ? r.hi : max;
+		enode = r.next;
 	}
 	node = mte_to_node(enode);
 	pivots = (unsigned long *)node + 1;
-	p = ma_read_slot(mt, node, leaf_npiv, index, rcu, &lo, &hi, &next);
+	p = ma_read_slot(mt, node, leaf_npiv, index, rcu, &r);
 	if (rcu && unlikely(ma_dead_node(node)))
 		return false;
-	lo = p != pivots ? lo : below;
-	hi = p != pivots + leaf_npiv ? hi : max;
+	lo = p != pivots ? r.lo : below;
+	hi = p != pivots + leaf_npiv ? r.hi : max;
 	/* A boundary moved in place since the search. */
 	if (rcu && unlikely(index > hi || lo + 1 > index))
 		return false;
@@ -964,7 +971,7 @@ static __always_inline bool mas_walk_bounds(struct ma_state *mas, void *root,
 	mas->max = max;
 	mas->index = lo + 1;
 	mas->last = hi;
-	*found = next;
+	*found = r.next;
 	return true;
 }
 
@@ -2044,32 +2051,41 @@ static __always_inline int mt_gap_node_end(const struct maple_node *node,
 	return __ma_offset(pivots, type, max, once);
 }
 
+/* The slots of a node a gap search looks at, from @i to @end. */
+struct mt_gap_span {
+	int i;
+	int end;
+};
+
 /*
- * The slots of a node over [@min, @max] to look at, from *@i to *@end:
- * from the one holding the window's edge the search starts from (its top
- * for a top-down search) or the node's own first or last used slot if the
+ * The slots of @node, of @type over [@min, @max], to look at: from the
+ * one holding the window's edge the search starts from (its top for a
+ * top-down search) or the node's own first or last used slot if the
  * window reaches past it.  A top-down search that starts inside the node
  * needs no end: the slot holding the window's top is at most the last used
- * one, whose pivot is the node's maximum.  @once: a leaf read under RCU
- * (see MA_PIVOT()).
+ * one, whose pivot is the node's maximum.  A leaf is read under RCU (see
+ * MA_PIVOT()), an internal node's pivots do not change in place.
  */
-static __always_inline void mt_gap_slots(const struct mt_gap_search *gs,
-					 const struct maple_node *node,
-					 const unsigned long *pivots,
-					 enum maple_type type,
-					 unsigned long min, unsigned long max,
-					 bool rev, bool once, int *i, int *end)
+static __always_inline struct mt_gap_span
+mt_gap_slots(const struct mt_gap_search *gs, struct maple_node *node,
+	     enum maple_type type, unsigned long min, unsigned long max,
+	     bool rev)
 {
+	const unsigned long *pivots = ma_pivots(node, type);
+	bool once = ma_is_leaf(type);
+	struct mt_gap_span sp;
+
 	if (rev && gs->max < max) {
-		*i = __ma_offset(pivots, type, gs->max, once);
-		*end = *i;
-		return;
+		sp.i = __ma_offset(pivots, type, gs->max, once);
+		sp.end = sp.i;
+		return sp;
 	}
-	*end = mt_gap_node_end(node, pivots, type, max, once);
+	sp.end = mt_gap_node_end(node, pivots, type, max, once);
 	if (rev)
-		*i = *end;
+		sp.i = sp.end;
 	else
-		*i = gs->min > min ? __ma_offset(pivots, type, gs->min, once) : 0;
+		sp.i = gs->min > min ? __ma_offset(pivots, type, gs->min, once) : 0;
+	return sp;
 }
 
 /*
@@ -2100,6 +2116,7 @@ static __always_inline int mt_gap_walk(struct mt_gap_search *gs,
 	enum maple_type type;
 	struct maple_node *node;
 	unsigned long *pivots, *gaps;
+	struct mt_gap_span sp;
 	void __rcu **slots;
 	void *slot;
 
@@ -2109,8 +2126,9 @@ descend:
 	pivots = ma_pivots(node, type);
 	slots = ma_slots(node, type);
 	if (ma_is_leaf(type)) {
-		mt_gap_slots(gs, node, pivots, type, min, max, rev, true, &i,
-			     &end);
+		sp = mt_gap_slots(gs, node, type, min, max, rev);
+		i = sp.i;
+		end = sp.end;
 		/*
 		 * Each slot's bound on the side the scan comes from is the
 		 * previous slot's other bound: one pivot read per slot.
@@ -2139,7 +2157,9 @@ descend:
 			return -EAGAIN;
 		goto ascend;
 	}
-	mt_gap_slots(gs, node, pivots, type, min, max, rev, false, &i, &end);
+	sp = mt_gap_slots(gs, node, type, min, max, rev);
+	i = sp.i;
+	end = sp.end;
 scan:
 	gaps = ma_gaps(node, type);
 	for (; i >= 0 && i <= end; i += step) {
@@ -2395,6 +2415,13 @@ struct mt_big {
 
 /* A level is cut into at most this many nodes. */
 #define MT_WR_MAX_OUT	DIV_ROUND_UP(MT_BIG_SLOTS, MAPLE_RANGE64_SLOTS)
+
+/* The nodes a level's list was cut into: the next level's children. */
+struct mt_wr_out {
+	unsigned long pivot[MT_WR_MAX_OUT];
+	void *slot[MT_WR_MAX_OUT];
+	unsigned long gap[MT_WR_MAX_OUT];
+};
 
 struct mt_wr {
 	struct ma_state *mas;
@@ -2681,12 +2708,11 @@ static unsigned long mt_wr_fill(struct mt_wr *wr, struct maple_node *node,
  * a level (where appends land) as full nodes with the remainder last (at
  * least two slots of it in a leaf of an allocation tree).
  * Returns the number of nodes; with wr->commit they are built and put in
- * @out_* as the next level's children.
+ * @out as the next level's children.
  */
 static int mt_wr_split(struct mt_wr *wr, enum maple_type type,
 		       unsigned long min, bool rightmost,
-		       unsigned long *out_pivot, void **out_slot,
-		       unsigned long *out_gap)
+		       struct mt_wr_out *out)
 {
 	unsigned char cap = mt_slots[type];
 	int n = wr->big.n;
@@ -2715,18 +2741,18 @@ static int mt_wr_split(struct mt_wr *wr, enum maple_type type,
 		} else {
 			count = n / k + (i < n % k);
 		}
-		out_pivot[i] = wr->big.pivot[from + count - 1];
-		out_slot[i] = NULL;
-		out_gap[i] = 0;
+		out->pivot[i] = wr->big.pivot[from + count - 1];
+		out->slot[i] = NULL;
+		out->gap[i] = 0;
 		wr->nodes++;
 		if (wr->commit) {
 			struct maple_node *node = mt_wr_new_node(wr);
 
-			out_gap[i] = mt_wr_fill(wr, node, type, from, count,
-						min);
-			out_slot[i] = mt_mk_node(node, type);
+			out->gap[i] = mt_wr_fill(wr, node, type, from, count,
+						 min);
+			out->slot[i] = mt_mk_node(node, type);
 		}
-		min = out_pivot[i] + 1;
+		min = out->pivot[i] + 1;
 		from += count;
 	}
 	return k;
@@ -2817,19 +2843,18 @@ static void mt_wr_finish_root(struct mt_wr *wr, unsigned char depth,
 /* The root level overflows: split it and add a level on top. */
 static void mt_wr_grow_root(struct mt_wr *wr, enum maple_type type)
 {
-	unsigned long pivot[MT_WR_MAX_OUT], gap[MT_WR_MAX_OUT];
 	void *old_root = mt_root_locked(wr->mt);
-	void *slot[MT_WR_MAX_OUT];
+	struct mt_wr_out out;
 	struct maple_node *node;
 	int k, i;
 
-	k = mt_wr_split(wr, type, 0, true, pivot, slot, gap);
+	k = mt_wr_split(wr, type, 0, true, &out);
 	wr->nodes++;
 	if (!wr->commit)
 		return;
 	mt_big_reset(&wr->big, wr->itype);
 	for (i = 0; i < k; i++)
-		mt_big_push(&wr->big, pivot[i], slot[i], gap[i]);
+		mt_big_push(&wr->big, out.pivot[i], out.slot[i], out.gap[i]);
 	node = mt_wr_new_node(wr);
 	mt_wr_fill(wr, node, wr->itype, 0, k, 0);
 	mt_wr_unhook(wr, node, wr->itype);
@@ -3002,8 +3027,7 @@ no_null_end:
  */
 static void mt_wr_rebuild(struct mt_wr *wr)
 {
-	unsigned long pivot[MT_WR_MAX_OUT], gap[MT_WR_MAX_OUT];
-	void *slot[MT_WR_MAX_OUT];
+	struct mt_wr_out out;
 	unsigned char depth = wr->height - 1;
 	enum maple_type type = maple_leaf_64;
 	struct mt_level *l = &wr->l, *r = &wr->r;
@@ -3061,7 +3085,7 @@ static void mt_wr_rebuild(struct mt_wr *wr)
 			return;
 		}
 
-		k = mt_wr_split(wr, type, l->min, rightmost, pivot, slot, gap);
+		k = mt_wr_split(wr, type, l->min, rightmost, &out);
 		depth--;
 		type = wr->itype;
 		lkey = l->min;
@@ -3072,7 +3096,8 @@ static void mt_wr_rebuild(struct mt_wr *wr)
 		if (l->offset)
 			mt_big_copy(wr, l, 0, l->offset - 1);
 		for (i = 0; i < k; i++)
-			mt_big_push(&wr->big, pivot[i], slot[i], gap[i]);
+			mt_big_push(&wr->big, out.pivot[i], out.slot[i],
+				    out.gap[i]);
 		if (r->offset < r->end)
 			mt_big_copy(wr, r, r->offset + 1, r->end);
 	}
@@ -3856,16 +3881,15 @@ static __always_inline void mt_out_push(unsigned long *pv, void **sl,
 	*np = n + 1;
 }
 
-/* The largest NULL range of gathered slots [@from, @to), from @start. */
+/* The largest NULL range of gathered slots [0, @to), the first at @start. */
 static __always_inline unsigned long
-mt_out_gap_of(const unsigned long *pv, void *const *sl, unsigned char from,
-	      unsigned char to, unsigned long start, unsigned long max,
-	      bool full)
+mt_out_gap_of(const unsigned long *pv, void *const *sl, unsigned char to,
+	      unsigned long start, unsigned long max, bool full)
 {
 	unsigned long gap = 0, piv;
 	unsigned char i;
 
-	for (i = from; i < to; i++) {
+	for (i = 0; i < to; i++) {
 		piv = mt_out_pivot(pv, i, max, full);
 		if (!sl[i] && piv - start + 1 > gap)
 			gap = piv - start + 1;
@@ -3876,11 +3900,9 @@ mt_out_gap_of(const unsigned long *pv, void *const *sl, unsigned char from,
 
 /* The same over the arrays of @lw. */
 static unsigned long mt_leaf_wr_gap_of(const struct mt_leaf_wr *lw,
-				       unsigned char from, unsigned char to,
-				       unsigned long start)
+				       unsigned char to, unsigned long start)
 {
-	return mt_out_gap_of(lw->pivot, lw->slot, from, to, start, lw->max,
-			     false);
+	return mt_out_gap_of(lw->pivot, lw->slot, to, start, lw->max, false);
 }
 
 /*
@@ -3933,7 +3955,7 @@ mt_leaf_rewrite_gap(struct maple_tree *mt, struct mt_leaf_wr *lw,
 		return max(grown, old_gap);
 	if (grown >= (lw->max - lw->min + 1) - grown)
 		return grown;
-	return mt_out_gap_of(pv, sl, 0, lw->p.count, lw->min, lw->max, full);
+	return mt_out_gap_of(pv, sl, lw->p.count, lw->min, lw->max, full);
 }
 
 /* The rest of the one-leaf write of @kind that mt_leaf_plan() put in @lw. */
@@ -4113,8 +4135,8 @@ static void mt_leaf_split_last(struct maple_tree *mt, struct mt_leaf_wr *lw,
 		unsigned long *gaps = parent->ma64.gap;
 		unsigned char max_off;
 
-		gaps[offset] = mt_leaf_wr_gap_of(lw, 0, left, lw->min);
-		gaps[offset + 1] = mt_leaf_wr_gap_of(&part, 0, part.p.count,
+		gaps[offset] = mt_leaf_wr_gap_of(lw, left, lw->min);
+		gaps[offset + 1] = mt_leaf_wr_gap_of(&part, part.p.count,
 						     split + 1);
 		parent->ma64.meta.end = offset + 1;
 		ma_max_gap(gaps, offset + 1, &max_off);
@@ -4832,12 +4854,16 @@ EXPORT_SYMBOL_GPL(mas_expected_entries);
  * gap search.
  */
 
-static int mtree_alloc_common(struct maple_tree *mt, unsigned long *startp,
-			      void *entry, unsigned long size,
-			      unsigned long min, unsigned long max, gfp_t gfp,
-			      bool rev)
+/*
+ * Store @entry into the lowest (@rev: highest) free area of @size inside
+ * the window a fresh state @mas was set to, [mas->index, mas->last]; on
+ * success mas->index is the first index of the area used.
+ */
+static int mtree_alloc_common(struct ma_state *mas, void *entry,
+			      unsigned long size, gfp_t gfp, bool rev)
 {
-	MA_STATE(mas, mt, 0, 0);
+	struct maple_tree *mt = mas->tree;
+	unsigned long min = mas->index, max = mas->last;
 	int ret;
 
 	if (!mt_is_alloc(mt) || mt_is_reserved(entry))
@@ -4847,20 +4873,18 @@ static int mtree_alloc_common(struct maple_tree *mt, unsigned long *startp,
 
 	mtree_lock(mt);
 retry:
-	ret = rev ? mas_empty_area_rev(&mas, min, max, size) :
-		    mas_empty_area(&mas, min, max, size);
+	ret = rev ? mas_empty_area_rev(mas, min, max, size) :
+		    mas_empty_area(mas, min, max, size);
 	if (ret)
 		goto unlock;
-	mas_wr_store(&mas, entry);
-	if (mas_nomem(&mas, gfp))
+	mas_wr_store(mas, entry);
+	if (mas_nomem(mas, gfp))
 		goto retry;
-	if (mas_is_err(&mas))
-		ret = xa_err(mas.node);
-	else
-		*startp = mas.index;
+	if (mas_is_err(mas))
+		ret = xa_err(mas->node);
 unlock:
 	mtree_unlock(mt);
-	mas_destroy(&mas);
+	mas_destroy(mas);
 	return ret;
 }
 
@@ -4883,8 +4907,13 @@ int mtree_alloc_range(struct maple_tree *mt, unsigned long *startp,
 		      void *entry, unsigned long size, unsigned long min,
 		      unsigned long max, gfp_t gfp)
 {
-	return mtree_alloc_common(mt, startp, entry, size, min, max, gfp,
-				  false);
+	MA_STATE(mas, mt, min, max);
+	int ret;
+
+	ret = mtree_alloc_common(&mas, entry, size, gfp, false);
+	if (!ret)
+		*startp = mas.index;
+	return ret;
 }
 EXPORT_SYMBOL(mtree_alloc_range);
 
@@ -4904,8 +4933,13 @@ int mtree_alloc_rrange(struct maple_tree *mt, unsigned long *startp,
 		       void *entry, unsigned long size, unsigned long min,
 		       unsigned long max, gfp_t gfp)
 {
-	return mtree_alloc_common(mt, startp, entry, size, min, max, gfp,
-				  true);
+	MA_STATE(mas, mt, min, max);
+	int ret;
+
+	ret = mtree_alloc_common(&mas, entry, size, gfp, true);
+	if (!ret)
+		*startp = mas.index;
+	return ret;
 }
 EXPORT_SYMBOL(mtree_alloc_rrange);
 
@@ -5235,12 +5269,14 @@ struct mt_check {
 	(chk)->errors++;						\
 } while (0)
 
+/*
+ * Check the subtree of @enode, at @depth over [@min, @max], whose parent
+ * word its parent checked; returns its largest gap.
+ */
 static unsigned long mt_check_node(struct mt_check *chk,
 				   struct maple_enode *enode,
 				   unsigned int depth, unsigned long min,
-				   unsigned long max,
-				   struct maple_node *parent,
-				   unsigned char poffset)
+				   unsigned long max)
 {
 	struct maple_node *node = mte_to_node(enode);
 	enum maple_type type = mte_node_type(enode);
@@ -5260,16 +5296,9 @@ static unsigned long mt_check_node(struct mt_check *chk,
 	if (type != (leaf ? maple_leaf_64 : mt_internal_type(chk->mt)))
 		mt_check_fail(chk, node, "type %u at depth %u of %u",
 			      type, depth, chk->height);
-	if (depth == 0) {
-		if ((unsigned long)node->parent !=
-		    ((unsigned long)chk->mt | MAPLE_PARENT_ROOT))
-			mt_check_fail(chk, node, "root's parent is %p",
-				      node->parent);
-	} else if (ma_is_root(node) || ma_parent(node) != parent ||
-		   ma_parent_slot(node) != poffset) {
-		mt_check_fail(chk, node, "parent %p, expected %p slot %u",
-			      node->parent, parent, poffset);
-	}
+	if (depth == 0 && (unsigned long)node->parent !=
+	    ((unsigned long)chk->mt | MAPLE_PARENT_ROOT))
+		mt_check_fail(chk, node, "root's parent is %p", node->parent);
 
 	end = ma_data_end(node, type, max);
 	for (i = 0; i < npiv; i++) {
@@ -5315,10 +5344,17 @@ static unsigned long mt_check_node(struct mt_check *chk,
 		} else if (!slot) {
 			mt_check_fail(chk, node, "missing child %u", i);
 		} else {
+			struct maple_node *child = mte_to_node(slot);
 			unsigned long cgap;
 
-			cgap = mt_check_node(chk, slot, depth + 1, first, last,
-					     node, i);
+			/* A dead child is reported below. */
+			if (!ma_dead_node(child) &&
+			    (ma_is_root(child) || ma_parent(child) != node ||
+			     ma_parent_slot(child) != i))
+				mt_check_fail(chk, child,
+					      "parent %p, expected %p slot %u",
+					      child->parent, node, i);
+			cgap = mt_check_node(chk, slot, depth + 1, first, last);
 			if (gaps && gaps[i] != cgap)
 				mt_check_fail(chk, node,
 					      "gap %u is %lu, child has %lu",
@@ -5377,8 +5413,7 @@ int mt_validate_errors(struct maple_tree *mt)
 	} else if (!chk.height) {
 		mt_check_fail(&chk, NULL, "node root with height 0");
 	} else {
-		mt_check_node(&chk, mte_safe_root(root), 0, 0, ULONG_MAX,
-			      NULL, 0);
+		mt_check_node(&chk, mte_safe_root(root), 0, 0, ULONG_MAX);
 	}
 	rcu_read_unlock();
 	return chk.errors;

@@ -128,20 +128,17 @@ static bool vma_pieces_mergeable(const struct vma_piece *a,
 	       b->pgoff == a->pgoff + ((a->end - a->start) >> PAGE_SHIFT);
 }
 
-static void vma_rw_add(struct vma_rewrite *rw, unsigned long start,
-		       unsigned long end, unsigned long flags,
-		       unsigned long pgoff, struct file *file,
-		       struct vm_area_struct *origin)
+/* A new piece [@start, @end) with @flags: anonymous, from no VMA yet. */
+static struct vma_piece *vma_rw_add(struct vma_rewrite *rw,
+				    unsigned long start, unsigned long end,
+				    unsigned long flags)
 {
 	struct vma_piece *p = &rw->piece[rw->nr_piece++];
 
-	p->start = start;
-	p->end = end;
-	p->flags = flags;
-	p->pgoff = pgoff;
-	p->file = file;
-	p->origin = origin;
-	p->vma = NULL;
+	*p = (struct vma_piece){
+		.start = start, .end = end, .flags = flags,
+	};
+	return p;
 }
 
 /* The part [start, end) of @vma, with its attributes and @flags. */
@@ -149,9 +146,11 @@ static void vma_rw_add_part(struct vma_rewrite *rw, struct vm_area_struct *vma,
 			    unsigned long start, unsigned long end,
 			    unsigned long flags)
 {
-	vma_rw_add(rw, start, end, flags,
-		   vma->vm_pgoff + ((start - vma->vm_start) >> PAGE_SHIFT),
-		   vma->vm_file, vma);
+	struct vma_piece *p = vma_rw_add(rw, start, end, flags);
+
+	p->pgoff = vma->vm_pgoff + ((start - vma->vm_start) >> PAGE_SHIFT);
+	p->file = vma->vm_file;
+	p->origin = vma;
 }
 
 /* Cut @vma by the edits: keep, re-flag or drop each part. */
@@ -334,11 +333,16 @@ int vma_rewrite(struct mm_struct *mm, struct vma_edit *edits, int nr_edits)
 	rw.nr_piece = 0;
 	for (i = 0; i < rw.nr_old; i++)
 		vma_rw_cut(&rw, rw.old[i], edits, nr_edits);
-	for (i = 0; i < nr_edits; i++)
-		if (edits[i].kind == VMA_EDIT_MAP)
-			vma_rw_add(&rw, edits[i].start, edits[i].end,
-				   edits[i].flags, edits[i].pgoff,
-				   edits[i].file, NULL);
+	for (i = 0; i < nr_edits; i++) {
+		struct vma_piece *p;
+
+		if (edits[i].kind != VMA_EDIT_MAP)
+			continue;
+		p = vma_rw_add(&rw, edits[i].start, edits[i].end,
+			       edits[i].flags);
+		p->pgoff = edits[i].pgoff;
+		p->file = edits[i].file;
+	}
 	vma_rw_sort(&rw);
 	vma_rw_merge(&rw);
 
