@@ -3429,22 +3429,6 @@ static __always_inline bool mt_seam_read(struct maple_tree *mt,
 }
 
 /*
- * Whether the store of @entry over [@index, @last] is the boundary move of
- * @kind (MT_STORE_MOVE_UP or _DOWN, see below) at seam @s.
- */
-static __always_inline bool mt_seam_move_fits(const struct mt_seam *s,
-					      enum mt_store_kind kind,
-					      unsigned long index,
-					      unsigned long last, void *entry)
-{
-	if (kind == MT_STORE_MOVE_UP)
-		return entry == s->cur && s->hi < last && last < s->next_hi &&
-		       (index == s->lo || (!entry && index == s->hi + 1));
-	return entry == s->next && s->lo < index && index <= s->hi &&
-	       (last == s->next_hi || (!entry && last == s->hi));
-}
-
-/*
  * Whether the range next to the leaf over [@min, @max], before it or
  * (@after) after it, holds an entry: a NULL put at the leaf's edge then
  * stays a range of its own, where a NULL there would have to merge with
@@ -3487,45 +3471,6 @@ static __always_inline bool mt_leaf_null_alone(struct maple_tree *mt,
 	return mt_leaf_beside_used(mt, min, max, true);
 }
 
-/*
- * The writes that are one store into the leaf as it is, the single
- * stores, at slot @at:
- *  - MT_STORE_SLOT: the exact range of slot @at gets a new entry;
- *  - MT_STORE_MOVE_UP: pivot @at moves up to @last, slot @at's entry
- *    taking the head of slot @at + 1 (brk() growing; or a NULL over the
- *    head of a slot after a NULL);
- *  - MT_STORE_MOVE_DOWN: pivot @at moves down to @index - 1, slot
- *    @at + 1's entry taking the tail of slot @at (a stack growing down; or
- *    a NULL over the tail of a slot before a NULL, brk() shrinking).
- * Adjacent non-NULL ranges never merge, so only a NULL may join a
- * neighbour it does not cover.  Whether the store of @entry over
- * [@index, @last] into @node (a leaf over [@min, @max]) is the one of
- * @kind at @at: the conditions are complete, so that mas_store_prealloc()
- * can check a recorded kind with them and no more.
- */
-static __always_inline bool mt_leaf_single_fits(struct maple_tree *mt,
-						struct maple_node *node,
-						unsigned long min,
-						unsigned long max,
-						enum mt_store_kind kind,
-						unsigned char at,
-						unsigned long index,
-						unsigned long last,
-						void *entry)
-{
-	unsigned long *pivots = node->mr64.pivot;
-	unsigned long hi;
-	struct mt_seam s;
-
-	if (kind != MT_STORE_SLOT)
-		return mt_seam_read(mt, node, min, max, at, &s) &&
-		       mt_seam_move_fits(&s, kind, index, last, entry);
-	hi = ma_pivot_max(pivots, maple_leaf_64, at, max);
-	if (index != ma_pivot_min(pivots, at, min) || last != hi)
-		return false;
-	return entry || mt_leaf_null_alone(mt, node, min, max, at, hi);
-}
-
 /* A root leaf of one or two ranges may have to give way to no node. */
 static inline bool mt_leaf_root_few(struct maple_node *node,
 				    unsigned long max)
@@ -3535,62 +3480,45 @@ static inline bool mt_leaf_root_few(struct maple_node *node,
 }
 
 /*
- * mt_leaf_single_kind() by the complete conditions, one kind after the
- * other: what debug builds check its shortcuts against.
- */
-static enum mt_store_kind
-mt_leaf_single_kind_each(struct maple_tree *mt, struct maple_node *node,
-			 unsigned long min, unsigned long max, unsigned char k,
-			 unsigned long index, unsigned long last, void *entry,
-			 unsigned char *at)
-{
-	*at = k;
-	if (mt_leaf_single_fits(mt, node, min, max, MT_STORE_SLOT, k, index,
-				last, entry))
-		return MT_STORE_SLOT;
-	if (mt_leaf_single_fits(mt, node, min, max, MT_STORE_MOVE_UP, k, index,
-				last, entry))
-		return MT_STORE_MOVE_UP;
-	if (mt_leaf_single_fits(mt, node, min, max, MT_STORE_MOVE_DOWN, k,
-				index, last, entry))
-		return MT_STORE_MOVE_DOWN;
-	/* A NULL over the head of slot k joins the NULL before it. */
-	if (k && !entry &&
-	    mt_leaf_single_fits(mt, node, min, max, MT_STORE_MOVE_UP, k - 1,
-				index, last, entry)) {
-		*at = k - 1;
-		return MT_STORE_MOVE_UP;
-	}
-	return MT_STORE_NONE;
-}
-
-/*
- * The single store of @entry over [@index, @last] into @node, whose slot
- * @k holds @index: its kind (MT_STORE_NONE if it is none) and its slot in
- * @at.  None in a root leaf of few ranges.
+ * The writes that are one store into the leaf as it is, the single
+ * stores, at slot @at:
+ *  - MT_STORE_SLOT: the exact range of slot @at gets a new entry;
+ *  - MT_STORE_MOVE_UP: pivot @at moves up to mas->last, slot @at's entry
+ *    taking the head of slot @at + 1 (brk() growing; or a NULL over the
+ *    head of a slot after a NULL);
+ *  - MT_STORE_MOVE_DOWN: pivot @at moves down to mas->index - 1, slot
+ *    @at + 1's entry taking the tail of slot @at (a stack growing down; or
+ *    a NULL over the tail of a slot before a NULL, brk() shrinking).
+ * Adjacent non-NULL ranges never merge, so only a NULL may join a
+ * neighbour it does not cover.
  *
- * Where the range starts and ends against slot @k [lo, hi] leaves one
- * kind to check: from lo, the exact slot (SLOT), the slot and the head of
- * the next (MOVE_UP at @k) or, for a NULL after a NULL, the head of the
- * slot (MOVE_UP at @k - 1); from inside the slot, its tail, with the next
- * slot for the next slot's entry (MOVE_DOWN).  The conditions are those of
- * mt_leaf_single_fits() with what the position rules out left out.  A
- * boundary move's seam goes to @s, as mt_seam_read() would read it.
+ * This is the one place that decides whether the store of @entry over
+ * [mas->index, mas->last] into the leaf @mas stands on (mas->offset its
+ * slot k holding mas->index) is a single store and which: its kind
+ * (MT_STORE_NONE if none), its slot in @p->at and, for a boundary move, the seam in @p->seam (as
+ * mt_seam_read() would read it).  Where the range starts and ends against
+ * slot k [lo, hi] leaves one kind to check: from lo, the exact slot
+ * (SLOT), the slot and the head of the next (MOVE_UP at k) or, for a NULL
+ * after a NULL, the head of the slot (MOVE_UP at k - 1); from inside the
+ * slot, its tail, with the next slot for the next slot's entry
+ * (MOVE_DOWN).
  */
 static __always_inline enum mt_store_kind
-mt_leaf_single_kind(struct maple_tree *mt, struct maple_node *node,
-		    unsigned long min, unsigned long max, unsigned char k,
-		    unsigned long index, unsigned long last, void *entry,
-		    unsigned char *at, struct mt_seam *s)
+mt_leaf_single_kind(const struct ma_state *mas, void *entry,
+		    struct mt_wr_plan *p)
 {
+	struct maple_tree *mt = mas->tree;
+	struct maple_node *node = mte_to_node(mas->node);
+	unsigned long index = mas->index, last = mas->last;
+	unsigned long min = mas->min, max = mas->max;
 	unsigned long *pivots = node->mr64.pivot;
 	void __rcu **slots = node->mr64.slot;
+	unsigned char k = mas->offset;
+	struct mt_seam *s = &p->seam;
 	unsigned long lo, hi, next_hi;
 	enum mt_store_kind kind = MT_STORE_NONE;
 
-	if (mt_leaf_root_few(node, max))
-		return MT_STORE_NONE;
-	*at = k;
+	p->at = k;
 	lo = ma_pivot_min(pivots, k, min);
 	hi = ma_pivot_max(pivots, maple_leaf_64, k, max);
 	if (index == lo) {
@@ -3601,7 +3529,7 @@ mt_leaf_single_kind(struct maple_tree *mt, struct maple_node *node,
 		} else if (last < hi) {
 			if (k && !entry && !mt_slot_locked(mt, slots, k - 1)) {
 				kind = MT_STORE_MOVE_UP;
-				*at = k - 1;
+				p->at = k - 1;
 				/* The seam after slot k - 1: slot k is next. */
 				s->lo = ma_pivot_min(pivots, k - 1, min);
 				s->hi = lo - 1;
@@ -3633,20 +3561,15 @@ mt_leaf_single_kind(struct maple_tree *mt, struct maple_node *node,
 			s->next = entry;
 		}
 	}
-	if (IS_ENABLED(CONFIG_DEBUG_MAPLE_TREE)) {
-		enum mt_store_kind each;
-		unsigned char each_at;
+	if (IS_ENABLED(CONFIG_DEBUG_MAPLE_TREE) &&
+	    (kind == MT_STORE_MOVE_UP || kind == MT_STORE_MOVE_DOWN)) {
 		struct mt_seam read;
 
-		each = mt_leaf_single_kind_each(mt, node, min, max, k, index,
-						last, entry, &each_at);
-		WARN_ON(each != kind || (kind && each_at != *at));
 		/* The seam handed over is the one the move will change. */
-		if (kind == MT_STORE_MOVE_UP || kind == MT_STORE_MOVE_DOWN)
-			WARN_ON(!mt_seam_read(mt, node, min, max, *at, &read) ||
-				read.lo != s->lo || read.hi != s->hi ||
-				read.next_hi != s->next_hi ||
-				read.cur != s->cur || read.next != s->next);
+		WARN_ON(!mt_seam_read(mt, node, min, max, p->at, &read) ||
+			read.lo != s->lo || read.hi != s->hi ||
+			read.next_hi != s->next_hi || read.cur != s->cur ||
+			read.next != s->next);
 	}
 	return kind;
 }
@@ -3802,8 +3725,7 @@ mt_leaf_plan(struct ma_state *mas, void *entry, struct mt_wr_plan *p)
 static __always_inline enum mt_store_kind
 mas_wr_single_kind(struct ma_state *mas, void *entry, struct mt_wr_plan *p)
 {
-	enum mt_store_kind recorded = mas_kind(mas), kind;
-	unsigned char at;
+	enum mt_store_kind recorded = mas_kind(mas);
 
 	mas->mas_flags &= ~MA_STATE_KIND;
 	if (!mas_wr_to_leaf(mas))
@@ -3811,11 +3733,10 @@ mas_wr_single_kind(struct ma_state *mas, void *entry, struct mt_wr_plan *p)
 	if ((recorded == MT_STORE_REWRITE || recorded == MT_STORE_SPLIT_LAST) &&
 	    !mt_wr_in_rcu(mas->tree))
 		return MT_STORE_NONE;
-	kind = mt_leaf_single_kind(mas->tree, mte_to_node(mas->node), mas->min,
-				   mas->max, mas->offset, mas->index,
-				   mas->last, entry, &at, &p->seam);
-	p->at = at;
-	return kind;
+	/* A root leaf of few ranges has no single store: see below. */
+	if (mt_leaf_root_few(mte_to_node(mas->node), mas->max))
+		return MT_STORE_NONE;
+	return mt_leaf_single_kind(mas, entry, p);
 }
 
 /*
@@ -4212,16 +4133,18 @@ static __always_inline void mt_leaf_gap_changed(struct maple_tree *mt,
 }
 
 /*
- * Move the boundary of seam @s, after slot @at of the leaf @node over
- * [@min, @max], to @piv: one pivot store (see mt_leaf_needs_node()).
+ * Move the boundary of seam @s, after slot @at of the leaf @mas stands on,
+ * to @piv: one pivot store (see mt_leaf_needs_node()).
  */
-static __always_inline void mt_seam_move(struct maple_tree *mt,
-					 struct maple_node *node,
-					 unsigned long min, unsigned long max,
+static __always_inline void mt_seam_move(const struct ma_state *mas,
 					 unsigned char at,
 					 const struct mt_seam *s,
 					 unsigned long piv)
 {
+	struct maple_tree *mt = mas->tree;
+	struct maple_node *node = mte_to_node(mas->node);
+	unsigned long min = mas->min, max = mas->max;
+
 	WRITE_ONCE(node->mr64.pivot[at], piv);
 	/* Two NULLs are never neighbours: at most one side is NULL. */
 	if (!s->cur)
@@ -4268,7 +4191,6 @@ static __always_inline void *mas_wr_move_store(struct ma_state *mas,
 					       unsigned char at,
 					       const struct mt_seam *s)
 {
-	struct maple_node *node = mte_to_node(mas->node);
 	unsigned long index = mas->index, piv;
 	void *content;
 
@@ -4282,7 +4204,7 @@ static __always_inline void *mas_wr_move_store(struct ma_state *mas,
 		piv = index - 1;
 		mas->last = s->next_hi;
 	}
-	mt_seam_move(mas->tree, node, mas->min, mas->max, at, s, piv);
+	mt_seam_move(mas, at, s, piv);
 	mas_set_paused(mas);
 	return content;
 }
@@ -4330,47 +4252,43 @@ static void mt_leaf_commit(struct maple_tree *mt, struct mt_leaf_wr *lw,
 }
 
 /*
- * The single store mas_preallocate() recorded, checked against the leaf
- * and the range as they are now (they are as they were, unless the caller
- * changed the state in between) and carried out without the analysis.
- * False: the store goes the usual way, from a new walk.
+ * The single store mas_preallocate() recorded, on the leaf it walked to:
+ * the decider, mt_leaf_single_kind(), looks again at the range and the
+ * entry as they are now (the caller may have moved the range with
+ * __mas_set_range() since), without the walk.  False if the state left
+ * that leaf or the write is no single store now: it goes the usual way,
+ * from a new walk.
  */
 static __always_inline bool mas_wr_single_prepared(struct ma_state *mas,
 						   void *entry,
 						   void **content)
 {
-	enum mt_store_kind kind = mas_kind(mas);
-	unsigned long index = mas->index, last = mas->last;
-	unsigned long min = mas->min, max = mas->max;
-	struct maple_tree *mt = mas->tree;
-	unsigned char at = mas->offset;
-	struct maple_node *node;
-	struct mt_seam s;
+	struct mt_wr_plan plan;
+	enum mt_store_kind kind;
+	unsigned long *pivots;
 
-	/*
-	 * A state walked since to another leaf (or reset) is not at the
-	 * leaf of the record.  The conditions checked below are complete:
-	 * only the range and the entry may differ from what was prepared,
-	 * and a root leaf of few ranges has no single store recorded.
-	 */
 	if (!mas_wr_at_leaf(mas)) {
 		mas->mas_flags &= ~MA_STATE_PREPARED;
 		return false;
 	}
-	/* A record serves the next store only, whichever way it goes. */
+	/*
+	 * A record serves the next store only, whichever way it goes.  The
+	 * leaf is as it was, so it is still no root leaf of few ranges.
+	 */
 	mas->mas_flags &= ~MA_STATE_PREPARED;
-	node = mte_to_node(mas->node);
-	if (kind == MT_STORE_SLOT) {
-		if (!mt_leaf_single_fits(mt, node, min, max, kind, at, index,
-					 last, entry))
-			return false;
-		*content = mas_wr_slot_store(mas, at, entry);
-	} else {
-		if (!mt_seam_read(mt, node, min, max, at, &s) ||
-		    !mt_seam_move_fits(&s, kind, index, last, entry))
-			return false;
-		*content = mas_wr_move_store(mas, kind, at, &s);
-	}
+	pivots = mte_to_node(mas->node)->mr64.pivot;
+	/* Still the slot holding mas->index, unless the range moved. */
+	if (mas->index < ma_pivot_min(pivots, mas->offset, mas->min) ||
+	    mas->index > ma_pivot_max(pivots, maple_leaf_64, mas->offset,
+				      mas->max))
+		mas->offset = ma_offset(pivots, maple_leaf_64, mas->index);
+	kind = mt_leaf_single_kind(mas, entry, &plan);
+	if (kind == MT_STORE_SLOT)
+		*content = mas_wr_slot_store(mas, plan.at, entry);
+	else if (kind == MT_STORE_MOVE_UP || kind == MT_STORE_MOVE_DOWN)
+		*content = mas_wr_move_store(mas, kind, plan.at, &plan.seam);
+	else
+		return false;
 	return true;
 }
 
@@ -4754,10 +4672,12 @@ int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
 		mas_set_start(mas);
 		nodes = mas_plan_nodes(mas, entry);
 	} else {
-		/* The leaf, the kind and its slot, for the store. */
+		/*
+		 * The leaf and the kind, for the store; mas->offset stays
+		 * the slot holding mas->index.
+		 */
 		mas->mas_flags |= MA_STATE_LEAF_WALKED |
 				  kind << MA_STATE_KIND_SHIFT;
-		mas->offset = plan.at;
 		nodes = mt_leaf_needs_node(mas->tree, kind);
 	}
 	if (mt_kind_is_single(kind)) {
