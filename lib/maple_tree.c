@@ -329,7 +329,7 @@ static inline bool ma_dead_node(const struct maple_node *node)
 	((once) ? READ_ONCE((pivots)[i]) : (pivots)[i])
 
 /* The last index covered by @offset of a node ending at @max. */
-static __always_inline unsigned long
+static inline unsigned long
 __ma_pivot_max(const unsigned long *pivots, enum maple_type type,
 	       unsigned char offset, unsigned long max, bool once)
 {
@@ -338,7 +338,12 @@ __ma_pivot_max(const unsigned long *pivots, enum maple_type type,
 	return max;
 }
 
-/* The first index covered by @offset of a node starting at @min. */
+/*
+ * The first index covered by @offset of a node starting at @min.
+ *
+ * Always inlined: without, brk_cycle 3.5%, empty_area_rev 2.9% more
+ * instructions (callgrind).
+ */
 static __always_inline unsigned long
 __ma_pivot_min(const unsigned long *pivots, unsigned char offset,
 	       unsigned long min, bool once)
@@ -355,6 +360,9 @@ __ma_pivot_min(const unsigned long *pivots, unsigned char offset,
  * The slot of a node that holds @index: the number of pivots below it.
  * Unused pivots hold the node's maximum, so the pivots never decrease and
  * a branch-free binary search over all of them works.
+ *
+ * Always inlined: without, empty_area_rev 6.6%, brk_cycle 5.0%, mmap_cycle
+ * 4.2%, overwrite 3.3% more instructions (callgrind).
  */
 static __always_inline unsigned char __ma_offset(const unsigned long *pivots,
 						 enum maple_type type,
@@ -407,6 +415,8 @@ static inline unsigned char ma_data_end(struct maple_node *node,
  * pivot), still inside the node, so a walk loads all three without a
  * branch and picks the node's own bounds instead where the offset says.
  * @once: the node is a leaf read under RCU (see MA_PIVOT()).
+ *
+ * Always inlined: without, mas_walk 26% more instructions (callgrind).
  */
 static __always_inline unsigned long *ma_find_pivot(struct maple_node *node,
 						    unsigned char npiv,
@@ -496,12 +506,12 @@ enum mt_store_kind {
 /* What mas_preallocate() leaves for the next store (and it ends). */
 #define MA_STATE_PREPARED	(MA_STATE_KIND | MA_STATE_LEAF_WALKED)
 
-static __always_inline enum mt_store_kind mas_kind(const struct ma_state *mas)
+static inline enum mt_store_kind mas_kind(const struct ma_state *mas)
 {
 	return (mas->mas_flags & MA_STATE_KIND) >> MA_STATE_KIND_SHIFT;
 }
 
-static __always_inline bool mt_kind_is_single(enum mt_store_kind kind)
+static inline bool mt_kind_is_single(enum mt_store_kind kind)
 {
 	return kind >= MT_STORE_SLOT && kind <= MT_STORE_MOVE_DOWN;
 }
@@ -910,7 +920,7 @@ struct ma_slot_read {
  * live.  At the node's edges these words are the parent word and slot[0],
  * which writers change: READ_ONCE().  @once: see ma_find_pivot().
  */
-static __always_inline unsigned long *
+static inline unsigned long *
 ma_read_slot(struct maple_tree *mt, struct maple_node *node,
 	     unsigned char npiv, unsigned long index, bool once,
 	     struct ma_slot_read *r)
@@ -928,6 +938,9 @@ ma_read_slot(struct maple_tree *mt, struct maple_node *node,
  * each slot taken (read before the node is checked to be live).  @alloc
  * selects the internal node layout, as for mt_lookup().  Returns false if
  * the walk met a dead node.
+ *
+ * Always inlined: without, mas_walk 27%, mmap_cycle 3.6% more instructions
+ * (callgrind).
  */
 static __always_inline bool mas_walk_bounds(struct ma_state *mas, void *root,
 					    bool alloc, bool rcu, void **found)
@@ -1068,7 +1081,7 @@ static inline void *mas_dead_entry(struct ma_state *mas)
  * entries (not @any) go past the entry the state was on: the range
  * iterators take the range that holds mas->last + 1 whatever it holds.
  */
-static noinline void *mas_step_next(struct ma_state *mas, bool any)
+static void *mas_step_next(struct ma_state *mas, bool any)
 {
 	unsigned long prev = mas->last;
 	void *entry, *was = any ? NULL : mas_dead_entry(mas);
@@ -1084,7 +1097,7 @@ static noinline void *mas_step_next(struct ma_state *mas, bool any)
 }
 
 /* Walk to the range before mas->index (> 0); @any as for mas_step_next(). */
-static noinline void *mas_step_prev(struct ma_state *mas, bool any)
+static void *mas_step_prev(struct ma_state *mas, bool any)
 {
 	unsigned long prev = mas->index;
 	void *entry, *was = any ? NULL : mas_dead_entry(mas);
@@ -1117,7 +1130,7 @@ static noinline void *mas_step_prev(struct ma_state *mas, bool any)
  * The parent word of @node, read after what was read of @node; 0 for the
  * root, a dead node, or a kept child whose new parent is being published.
  */
-static __always_inline unsigned long
+static inline unsigned long
 ma_parent_word(const struct maple_node *node)
 {
 	unsigned long pword;
@@ -1133,12 +1146,12 @@ ma_parent_word(const struct maple_node *node)
 	return pword & ~MAPLE_NODE_MASK ? pword : 0;
 }
 
-static __always_inline struct maple_node *ma_pword_node(unsigned long pword)
+static inline struct maple_node *ma_pword_node(unsigned long pword)
 {
 	return (struct maple_node *)(pword & ~MAPLE_NODE_MASK);
 }
 
-static __always_inline unsigned char ma_pword_slot(unsigned long pword)
+static inline unsigned char ma_pword_slot(unsigned long pword)
 {
 	return (pword >> MAPLE_PARENT_SLOT_SHIFT) & MAPLE_PARENT_SLOT_MASK;
 }
@@ -1148,9 +1161,9 @@ static __always_inline unsigned char ma_pword_slot(unsigned long pword)
  * read: @parent is live and still @node's parent, so they were read
  * before any publication that replaced it (see mt_wr_kept_children()).
  */
-static __always_inline bool ma_parent_still(const struct maple_node *node,
-					    const struct maple_node *parent,
-					    unsigned long pword)
+static inline bool ma_parent_still(const struct maple_node *node,
+				   const struct maple_node *parent,
+				   unsigned long pword)
 {
 	return !ma_dead_node(parent) &&
 	       (unsigned long)READ_ONCE(node->parent) == pword;
@@ -1196,7 +1209,7 @@ static bool ma_node_bound(const struct maple_node *node,
  * From the last range of the live leaf mas->node to the first range of
  * the next leaf: the state is put on it and its entry left in *@found.
  */
-static __always_inline bool mas_next_leaf(struct ma_state *mas, void **found)
+static inline bool mas_next_leaf(struct ma_state *mas, void **found)
 {
 	struct maple_tree *mt = mas->tree;
 	enum maple_type ptype = mt_internal_type(mt);
@@ -1266,8 +1279,8 @@ static __always_inline bool mas_next_leaf(struct ma_state *mas, void **found)
 }
 
 /* The mirror of mas_next_leaf(): to the last range of the previous leaf. */
-static __always_inline bool mas_prev_leaf(struct ma_state *mas,
-					  void **found)
+static inline bool mas_prev_leaf(struct ma_state *mas,
+				 void **found)
 {
 	struct maple_tree *mt = mas->tree;
 	enum maple_type ptype = mt_internal_type(mt);
@@ -1370,7 +1383,7 @@ enum mas_leaf_run {
  * range iterators (@any) take it again, as it is now, so that each call
  * moves on; the others go past it, its entry is the caller's already.
  */
-static __always_inline enum mas_leaf_run
+static inline enum mas_leaf_run
 mas_leaf_forward(struct ma_state *mas, unsigned long max, bool any,
 		 unsigned long done, void **found)
 {
@@ -1413,7 +1426,7 @@ mas_leaf_forward(struct ma_state *mas, unsigned long max, bool any,
 }
 
 /* The mirror of mas_leaf_forward(): ranges that start before @done. */
-static __always_inline enum mas_leaf_run
+static inline enum mas_leaf_run
 mas_leaf_backward(struct ma_state *mas, unsigned long min, bool any,
 		  unsigned long done, void **found)
 {
@@ -1458,11 +1471,10 @@ mas_leaf_backward(struct ma_state *mas, unsigned long min, bool any,
 /*
  * The step of mas_forward() that walks from the root (mas_step_next()):
  * false, with the state as it was, if the range it finds starts past
- * @max.  Out of line, so that its copy of the state costs the steps that
- * stay in the leaves nothing.
+ * @max.
  */
-static noinline bool mas_forward_walk(struct ma_state *mas, unsigned long max,
-				      bool any, void **found)
+static bool mas_forward_walk(struct ma_state *mas, unsigned long max,
+			     bool any, void **found)
 {
 	struct ma_state save = *mas;
 
@@ -1475,8 +1487,8 @@ static noinline bool mas_forward_walk(struct ma_state *mas, unsigned long max,
 }
 
 /* The mirror of mas_forward_walk(): false if the range ends below @min. */
-static noinline bool mas_backward_walk(struct ma_state *mas, unsigned long min,
-				       bool any, void **found)
+static bool mas_backward_walk(struct ma_state *mas, unsigned long min,
+			      bool any, void **found)
 {
 	struct ma_state save = *mas;
 
@@ -1561,8 +1573,8 @@ static void mas_backward_none(struct ma_state *mas, bool __maybe_unused any,
  * @pause marks the searches (mas_find() and mas_find_range()); see
  * mas_forward_none() for how each interface ends one.
  */
-static noinline void *mas_forward(struct ma_state *mas, unsigned long max,
-				  bool any, bool pause)
+static void *mas_forward(struct ma_state *mas, unsigned long max,
+			 bool any, bool pause)
 {
 	unsigned long done = mas->last, from = mas->index;
 	void *entry;
@@ -1604,8 +1616,8 @@ none:
 }
 
 /* The mirror of mas_forward(): ranges that end at or after @min. */
-static noinline void *mas_backward(struct ma_state *mas, unsigned long min,
-				   bool any, bool search)
+static void *mas_backward(struct ma_state *mas, unsigned long min,
+			  bool any, bool search)
 {
 	unsigned long done = mas->index;
 	void *entry;
@@ -1646,8 +1658,8 @@ none:
 	return NULL;
 }
 
-static __always_inline void *mas_find_common(struct ma_state *mas,
-					     unsigned long max, bool any)
+static inline void *mas_find_common(struct ma_state *mas,
+				    unsigned long max, bool any)
 {
 	void *entry;
 
@@ -1826,6 +1838,8 @@ EXPORT_SYMBOL_GPL(mas_pause);
  * bounds.  @alloc says which internal node type the tree uses, so that each
  * copy of this loop knows its node layout.  Returns false if the walk met a
  * dead node and must start again.
+ *
+ * Always inlined: without, mtree_load 29% more instructions (callgrind).
  */
 static __always_inline bool mt_lookup(struct maple_tree *mt, void *root,
 				      unsigned long index, bool alloc, bool rcu,
@@ -2011,9 +2025,9 @@ struct mt_gap_search {
 };
 
 /* Does the NULL range [first, last] hold the area inside [min, max]? */
-static __always_inline bool mt_gap_fits(struct mt_gap_search *gs,
-					unsigned long first,
-					unsigned long last, bool rev)
+static inline bool mt_gap_fits(struct mt_gap_search *gs,
+			       unsigned long first,
+			       unsigned long last, bool rev)
 {
 	unsigned long lo = max(first, gs->min);
 	unsigned long hi = min(last, gs->max);
@@ -2040,6 +2054,8 @@ static inline bool mt_gap_node_died(const struct mt_gap_search *gs,
  * The last used slot of @node, which ends at @max: an allocation tree's
  * internal nodes keep it in their metadata (which RCU mode does not
  * change in place), the others are searched for the first pivot at @max.
+ *
+ * Always inlined: without, empty_area_rev 2.9% more instructions (callgrind).
  */
 static __always_inline int mt_gap_node_end(const struct maple_node *node,
 					   const unsigned long *pivots,
@@ -2065,6 +2081,9 @@ struct mt_gap_span {
  * needs no end: the slot holding the window's top is at most the last used
  * one, whose pivot is the node's maximum.  A leaf is read under RCU (see
  * MA_PIVOT()), an internal node's pivots do not change in place.
+ *
+ * Always inlined: without, empty_area_rev 29%, mmap_cycle 5.4% more
+ * instructions (callgrind).
  */
 static __always_inline struct mt_gap_span
 mt_gap_slots(const struct mt_gap_search *gs, struct maple_node *node,
@@ -2104,6 +2123,9 @@ struct mt_gap_level {
  * area, back up when a leaf at the window's edge had none inside the
  * window.  Internal nodes are of type @itype (a constant in each copy).
  * 1: found; 0: no room; -EAGAIN: a node died, start again.
+ *
+ * Always inlined: without, empty_area_rev 35%, mmap_cycle 4.5% more
+ * instructions (callgrind).
  */
 static __always_inline int mt_gap_walk(struct mt_gap_search *gs,
 				       struct maple_enode *enode,
@@ -2202,6 +2224,10 @@ ascend:
 	goto scan;
 }
 
+/*
+ * Always inlined: without, empty_area_rev 22%, mmap_cycle 2.4% more
+ * instructions (callgrind).
+ */
 static __always_inline int mas_empty_area_common(struct ma_state *mas,
 						 unsigned long min,
 						 unsigned long max,
@@ -3244,7 +3270,7 @@ static void mt_wr_run(struct mt_wr *wr)
  * The writers' descent, under the tree lock: the leaf holding @index and
  * its bounds; NULL if the tree has no node.
  */
-static __always_inline struct maple_node *
+static inline struct maple_node *
 mt_descend_locked(struct maple_tree *mt, unsigned long index,
 		  unsigned long *minp, unsigned long *maxp, bool alloc)
 {
@@ -3348,7 +3374,7 @@ struct mt_leaf_wr {
 };
 
 /* Walk from the root to the leaf holding mas->index; NULL if none. */
-static noinline struct maple_node *mas_wr_descend(struct ma_state *mas)
+static struct maple_node *mas_wr_descend(struct ma_state *mas)
 {
 	struct maple_tree *mt = mas->tree;
 
@@ -3362,6 +3388,8 @@ static noinline struct maple_node *mas_wr_descend(struct ma_state *mas)
  * Whether @mas stands where mas_preallocate() left it, or another walk
  * since, on a leaf that holds mas->index.  Under the tree lock, with no
  * write in between (the contract of mas_preallocate()), that leaf is live.
+ *
+ * Always inlined: without, brk_cycle 1.0% more instructions (callgrind).
  */
 static __always_inline bool mas_wr_at_leaf(struct ma_state *mas)
 {
@@ -3374,7 +3402,7 @@ static __always_inline bool mas_wr_at_leaf(struct ma_state *mas)
  * Point @mas at the leaf holding mas->index, and mas->offset at its slot;
  * false if there is none.
  */
-static __always_inline bool mas_wr_to_leaf(struct ma_state *mas)
+static inline bool mas_wr_to_leaf(struct ma_state *mas)
 {
 	struct maple_node *node;
 
@@ -3408,10 +3436,10 @@ static __always_inline bool mas_wr_to_leaf(struct ma_state *mas)
  * if slot @at is the last used one (it ends at @max: unused pivots hold
  * @max too).
  */
-static __always_inline bool mt_seam_read(struct maple_tree *mt,
-					 struct maple_node *node,
-					 unsigned long min, unsigned long max,
-					 unsigned char at, struct mt_seam *s)
+static inline bool mt_seam_read(struct maple_tree *mt,
+				struct maple_node *node,
+				unsigned long min, unsigned long max,
+				unsigned char at, struct mt_seam *s)
 {
 	unsigned long *pivots = node->mr64.pivot;
 	void __rcu **slots = node->mr64.slot;
@@ -3434,6 +3462,9 @@ static __always_inline bool mt_seam_read(struct maple_tree *mt,
  * stays a range of its own, where a NULL there would have to merge with
  * it across the leaves.  Nothing lies beyond the tree's first and last
  * index.  Rare (a NULL at a leaf's edge), so a walk from the root.
+ *
+ * Never inlined: inlined, it adds 48 to 64 bytes to the frame of every store
+ * API and 1 KB of text.
  */
 static noinline bool mt_leaf_beside_used(struct maple_tree *mt,
 					 unsigned long min, unsigned long max,
@@ -3453,12 +3484,12 @@ static noinline bool mt_leaf_beside_used(struct maple_tree *mt,
  * [@min, @max] stands alone: entries on both sides, in the leaf or beside
  * it.
  */
-static __always_inline bool mt_leaf_null_alone(struct maple_tree *mt,
-					       struct maple_node *node,
-					       unsigned long min,
-					       unsigned long max,
-					       unsigned char at,
-					       unsigned long hi)
+static inline bool mt_leaf_null_alone(struct maple_tree *mt,
+				      struct maple_node *node,
+				      unsigned long min,
+				      unsigned long max,
+				      unsigned char at,
+				      unsigned long hi)
 {
 	void __rcu **slots = node->mr64.slot;
 
@@ -3502,6 +3533,9 @@ static inline bool mt_leaf_root_few(struct maple_node *node,
  * after a NULL, the head of the slot (MOVE_UP at k - 1); from inside the
  * slot, its tail, with the next slot for the next slot's entry
  * (MOVE_DOWN).
+ *
+ * Always inlined: without, brk_cycle 21%, overwrite_gfp 14%, overwrite 10%,
+ * mmap_cycle 5.8% more instructions (callgrind).
  */
 static __always_inline enum mt_store_kind
 mt_leaf_single_kind(const struct ma_state *mas, void *entry,
@@ -3635,6 +3669,8 @@ static bool mt_leaf_may_split_last(struct ma_state *mas,
  * contents in @p, or MT_STORE_REBUILD if the leaf cannot take it alone.
  * Inlined in the two out-of-line places that need it, mas_preallocate()
  * and mas_wr_leaf(): the single stores, far more common, do not carry it.
+ *
+ * Always inlined: without, mmap_cycle 6.1% more instructions (callgrind).
  */
 static __always_inline enum mt_store_kind
 mt_leaf_plan(struct ma_state *mas, void *entry, struct mt_wr_plan *p)
@@ -3721,6 +3757,9 @@ mt_leaf_plan(struct ma_state *mas, void *entry, struct mt_wr_plan *p)
  * and a state parked on the leaf may rely on that (see "Maple states
  * across writes" in Documentation/core-api/maple_tree.rst): the store
  * classifies its own range there.
+ *
+ * Always inlined: without, overwrite_gfp 16%, brk_cycle 14%, overwrite 12%,
+ * mmap_cycle 8.1% more instructions (callgrind).
  */
 static __always_inline enum mt_store_kind
 mas_wr_single_kind(struct ma_state *mas, void *entry, struct mt_wr_plan *p)
@@ -3746,7 +3785,7 @@ mas_wr_single_kind(struct ma_state *mas, void *entry, struct mt_wr_plan *p)
  * mas_wr_store() takes the same two steps, the second inside the
  * out-of-line mas_wr_leaf().
  */
-static __always_inline enum mt_store_kind
+static inline enum mt_store_kind
 mas_wr_kind(struct ma_state *mas, void *entry, struct mt_wr_plan *p)
 {
 	enum mt_store_kind kind = mas_wr_single_kind(mas, entry, p);
@@ -3771,25 +3810,25 @@ mas_wr_kind(struct ma_state *mas, void *entry, struct mt_wr_plan *p)
  * A @full leaf does not store its last slot's pivot (the leaf's maximum):
  * pivot[MAPLE_RANGE64_SLOTS - 1] would be slot[0].
  */
-static __always_inline void mt_out_set_pivot(unsigned long *pv,
-					     unsigned char i,
-					     unsigned long pivot, bool full)
+static inline void mt_out_set_pivot(unsigned long *pv,
+				    unsigned char i,
+				    unsigned long pivot, bool full)
 {
 	if (!full || i < MAPLE_RANGE64_SLOTS - 1)
 		pv[i] = pivot;
 }
 
-static __always_inline unsigned long mt_out_pivot(const unsigned long *pv,
-						  unsigned char i,
-						  unsigned long max, bool full)
+static inline unsigned long mt_out_pivot(const unsigned long *pv,
+					 unsigned char i,
+					 unsigned long max, bool full)
 {
 	return full && i >= MAPLE_RANGE64_SLOTS - 1 ? max : pv[i];
 }
 
 /* Append a range ending at @pivot; a NULL after a NULL widens that one. */
-static __always_inline void mt_out_push(unsigned long *pv, void **sl,
-					unsigned char *np, unsigned long pivot,
-					void *entry, bool full)
+static inline void mt_out_push(unsigned long *pv, void **sl,
+			       unsigned char *np, unsigned long pivot,
+			       void *entry, bool full)
 {
 	unsigned char n = *np;
 
@@ -3803,7 +3842,7 @@ static __always_inline void mt_out_push(unsigned long *pv, void **sl,
 }
 
 /* The largest NULL range of gathered slots [0, @to), the first at @start. */
-static __always_inline unsigned long
+static inline unsigned long
 mt_out_gap_of(const unsigned long *pv, void *const *sl, unsigned char to,
 	      unsigned long start, unsigned long max, bool full)
 {
@@ -3833,6 +3872,8 @@ static unsigned long mt_leaf_wr_gap_of(const struct mt_leaf_wr *lw,
  * m + 1).  The rest of the leaf is looked at only when a range that went
  * held the largest gap and no new range is as large, unless the new one
  * dominates the leaf.
+ *
+ * Always inlined: without, mmap_cycle 1.7% more instructions (callgrind).
  */
 static __always_inline unsigned long
 mt_leaf_rewrite_gap(struct maple_tree *mt, struct mt_leaf_wr *lw,
@@ -3880,10 +3921,10 @@ mt_leaf_rewrite_gap(struct maple_tree *mt, struct mt_leaf_wr *lw,
 }
 
 /* The rest of the one-leaf write of @kind that mt_leaf_plan() put in @lw. */
-static __always_inline void mt_leaf_wr_init(struct mt_leaf_wr *lw,
-					    const struct ma_state *mas,
-					    void *entry,
-					    enum mt_store_kind kind)
+static inline void mt_leaf_wr_init(struct mt_leaf_wr *lw,
+				   const struct ma_state *mas,
+				   void *entry,
+				   enum mt_store_kind kind)
 {
 	lw->node = mte_to_node(mas->node);
 	lw->min = mas->min;
@@ -3899,6 +3940,8 @@ static __always_inline void mt_leaf_wr_init(struct mt_leaf_wr *lw,
  * @pv and @sl (see mt_out_set_pivot()), which already hold the leaf's
  * slots 0..k-1 and, @to_node, all its old slots: those that are no longer
  * used are cleared.  Sets the slot of the entry and the stored range.
+ *
+ * Always inlined: without, mmap_cycle 2.5% more instructions (callgrind).
  */
 static __always_inline void mt_leaf_gather(struct maple_tree *mt,
 					   struct mt_leaf_wr *lw,
@@ -3945,8 +3988,8 @@ static __always_inline void mt_leaf_gather(struct maple_tree *mt,
 }
 
 /* Slots 0..MAPLE_RANGE64_SLOTS - 1 of the leaf @src, with their pivots. */
-static __always_inline void mt_leaf_copy_all(unsigned long *pv, void **sl,
-					     struct maple_node *src)
+static inline void mt_leaf_copy_all(unsigned long *pv, void **sl,
+				    struct maple_node *src)
 {
 	memcpy(pv, src->mr64.pivot, (MAPLE_RANGE64_SLOTS - 1) * sizeof(*pv));
 	memcpy(sl, (void __force *)src->mr64.slot,
@@ -4073,12 +4116,12 @@ static void mt_leaf_split_last(struct maple_tree *mt, struct mt_leaf_wr *lw,
  * the leaf's other NULL ranges can tell (its largest NULL range shrank or
  * went and the new one does not dominate the leaf).
  */
-static __always_inline bool mt_leaf_gap_after_known(unsigned long min,
-						    unsigned long max,
-						    unsigned long old_gap,
-						    unsigned long was,
-						    unsigned long now,
-						    unsigned long *gap)
+static inline bool mt_leaf_gap_after_known(unsigned long min,
+					   unsigned long max,
+					   unsigned long old_gap,
+					   unsigned long was,
+					   unsigned long now,
+					   unsigned long *gap)
 {
 	/*
 	 * A NULL range larger than half the leaf (brk() beside the top of
@@ -4093,7 +4136,11 @@ static __always_inline bool mt_leaf_gap_after_known(unsigned long min,
 	return true;
 }
 
-/* The same, looking at the leaf @node where it must. */
+/*
+ * The same, looking at the leaf @node where it must.
+ *
+ * Always inlined: without, brk_cycle 2.4% more instructions (callgrind).
+ */
 static __always_inline unsigned long
 mt_leaf_gap_after(struct maple_node *node, unsigned long min,
 		  unsigned long max, unsigned long old_gap, unsigned long was,
@@ -4111,6 +4158,8 @@ mt_leaf_gap_after(struct maple_node *node, unsigned long min,
  * One NULL range of the leaf @node over [@min, @max] changed from @was to
  * @now indices (0: not NULL): in an allocation tree, the leaf's gap and
  * its ancestors' follow.
+ *
+ * Always inlined: without, brk_cycle 1.7% more instructions (callgrind).
  */
 static __always_inline void mt_leaf_gap_changed(struct maple_tree *mt,
 						struct maple_node *node,
@@ -4135,6 +4184,9 @@ static __always_inline void mt_leaf_gap_changed(struct maple_tree *mt,
 /*
  * Move the boundary of seam @s, after slot @at of the leaf @mas stands on,
  * to @piv: one pivot store (see mt_leaf_needs_node()).
+ *
+ * Always inlined: without, brk_cycle 8.3%, overwrite_gfp 2.9%, overwrite 2.2%
+ * more instructions (callgrind).
  */
 static __always_inline void mt_seam_move(const struct ma_state *mas,
 					 unsigned char at,
@@ -4162,7 +4214,12 @@ static __always_inline void mt_seam_move(const struct ma_state *mas,
  * joined), pauses the state and returns what was at mas->index.
  */
 
-/* MT_STORE_SLOT: @entry into slot @at, a single pointer store. */
+/*
+ * MT_STORE_SLOT: @entry into slot @at, a single pointer store.
+ *
+ * Always inlined: without, overwrite_gfp 11%, overwrite 8.0% more instructions
+ * (callgrind).
+ */
 static __always_inline void *mas_wr_slot_store(struct ma_state *mas,
 					       unsigned char at, void *entry)
 {
@@ -4185,6 +4242,9 @@ static __always_inline void *mas_wr_slot_store(struct ma_state *mas,
 
 /*
  * MT_STORE_MOVE_UP or _DOWN at seam @s (after slot @at): one pivot store.
+ *
+ * Always inlined: without, brk_cycle 9.3%, overwrite_gfp 2.4% more instructions
+ * (callgrind).
  */
 static __always_inline void *mas_wr_move_store(struct ma_state *mas,
 					       enum mt_store_kind kind,
@@ -4258,6 +4318,8 @@ static void mt_leaf_commit(struct maple_tree *mt, struct mt_leaf_wr *lw,
  * __mas_set_range() since), without the walk.  False if the state left
  * that leaf or the write is no single store now: it goes the usual way,
  * from a new walk.
+ *
+ * Always inlined: without, brk_cycle 8.1% more instructions (callgrind).
  */
 static __always_inline bool mas_wr_single_prepared(struct ma_state *mas,
 						   void *entry,
@@ -4292,14 +4354,24 @@ static __always_inline bool mas_wr_single_prepared(struct ma_state *mas,
 	return true;
 }
 
-/* The same, for mas_store() and the other store paths. */
+/*
+ * The same, out of line, for mas_store() and the other store paths;
+ * mas_store_prealloc() has it inline.
+ *
+ * Never inlined: inline in every write API it adds 5 KB of text and 2%
+ * to brk_cycle's instructions (callgrind).
+ */
 static noinline bool mas_wr_prepared(struct ma_state *mas, void *entry,
 				     void **content)
 {
 	return mas_wr_single_prepared(mas, entry, content);
 }
 
-/* The writes no leaf can take alone: plan, allocate, rebuild. */
+/*
+ * The writes no leaf can take alone: plan, allocate, rebuild.
+ *
+ * Never inlined: its 752-byte frame must not add to its callers'.
+ */
 static noinline void *mas_wr_store_slow(struct ma_state *mas, void *entry)
 {
 	struct mt_wr wr;
@@ -4330,6 +4402,8 @@ static noinline void *mas_wr_store_slow(struct ma_state *mas, void *entry)
  * if no node could be had, the rebuild takes over (and reports that).
  * Out of line: a single store, far more common, does not pay for struct
  * mt_leaf_wr's frame.
+ *
+ * Never inlined: its 960-byte frame must not add to its callers'.
  */
 static noinline void *mas_wr_leaf(struct ma_state *mas, void *entry)
 {
@@ -4372,6 +4446,9 @@ static noinline void *mas_wr_leaf(struct ma_state *mas, void *entry)
  * error and the tree is unchanged.
  *
  * Return: the entry that was at mas->index.
+ *
+ * Always inlined: without, overwrite_gfp 8.7%, overwrite 6.6%, mmap_cycle 1.6%
+ * more instructions (callgrind).
  */
 static __always_inline void *mas_wr_store(struct ma_state *mas, void *entry)
 {
@@ -4614,7 +4691,11 @@ EXPORT_SYMBOL(mtree_erase);
  * bulk load.
  */
 
-/* The nodes a store that is not a one-leaf write will take. */
+/*
+ * The nodes a store that is not a one-leaf write will take.
+ *
+ * Never inlined: its 720-byte frame must not add to mas_preallocate()'s.
+ */
 static noinline unsigned long mas_plan_nodes(struct ma_state *mas, void *entry)
 {
 	struct mt_wr wr;
