@@ -87,9 +87,9 @@ static int b_fault(void *mm, unsigned long addr, bool write)
 	return handle_fault(mm, addr, write ? FAULT_WRITE : FAULT_READ);
 }
 
-static int b_fault_lockless(void *mm, unsigned long addr)
+static int b_fault_lockless(void *mm, unsigned long addr, bool write)
 {
-	return handle_fault_lockless(mm, addr, FAULT_READ);
+	return handle_fault_lockless(mm, addr, write ? FAULT_WRITE : FAULT_READ);
 }
 
 static void *b_fork(void *mm)

@@ -44,7 +44,8 @@ struct vma_bench_ops {
 	unsigned long (*start_brk)(void *mm);
 	/* handle_fault(), a read or a write access. */
 	int (*fault)(void *mm, unsigned long addr, bool write);
-	int (*fault_lockless)(void *mm, unsigned long addr);
+	/* handle_fault_lockless(): Linux 6.4+'s fault, the same on rbtree. */
+	int (*fault_lockless)(void *mm, unsigned long addr, bool write);
 	/* dup_mmap(): the child's mm, or NULL. */
 	void *(*fork)(void *mm);
 	/* One pass over every VMA, in order: the number visited. */

@@ -17,10 +17,14 @@
  *                a VMA added and removed (two brk() calls, two ops)
  *   brk2         the same above a heap of 33 pages: a VMA expanded and
  *                contracted (two ops)
- *   page_fault   handle_fault() at random addresses of an mm of 60 or
- *                2,000 VMAs: the fault path's lookup under mmap_lock
+ *   page_fault   a fault at random addresses of an mm of 60 or 2,000
+ *                VMAs: the fault path's lookup
  *   page_test    aim9's: the heap grows by 64 pages, each page is
  *                write-faulted, the heap shrinks back (one op)
+ *   Faults go as in Linux 6.4 and later (handle_fault_lockless()): the
+ *   maple backends find and read-lock the VMA under RCU
+ *   (lock_vma_under_rcu()) and take mmap_lock only if that fails; the
+ *   rbtree, which came before per-VMA locks, takes mmap_lock for read.
  *   fork         dup_mmap() of an mm of 100 or 1,000 VMAs, mmput() of it
  *   execl        a new mm gets a process's 40 VMAs (an executable, six
  *                libraries mapped as ld.so maps them, heap, stack, vdso),
@@ -420,8 +424,9 @@ static int iter_page_fault(struct task *t)
 	x ^= x >> 7;
 	x ^= x << 17;
 	t->rng = x;
-	return t->ops->fault(t->mm, B_BASE + ((x >> 20) % t->wl->nr) * B_STEP +
-			     (x & (B_VMA_LEN - 1)), false) ? -1 : 0;
+	return t->ops->fault_lockless(t->mm, B_BASE +
+				      ((x >> 20) % t->wl->nr) * B_STEP +
+				      (x & (B_VMA_LEN - 1)), false) ? -1 : 0;
 }
 
 static void prep_page_test(struct task *t, int idx)
@@ -436,7 +441,7 @@ static int iter_page_test(struct task *t)
 	if (t->ops->brk(t->mm, end) != end)
 		return -1;
 	for (p = t->a; p < end; p += B_PAGE)
-		if (t->ops->fault(t->mm, p, true))
+		if (t->ops->fault_lockless(t->mm, p, true))
 			return -1;
 	return t->ops->brk(t->mm, t->a) == t->a ? 0 : -1;
 }
@@ -723,7 +728,7 @@ static noinline int loop_fault(const struct vma_bench_ops *ops, void *mm,
 	for (i = 0; i < n; i++) {
 		unsigned long addr = addrs[i & (B_ADDRS - 1)];
 
-		if (lockless ? ops->fault_lockless(mm, addr) :
+		if (lockless ? ops->fault_lockless(mm, addr, false) :
 			       ops->fault(mm, addr, false))
 			return -1;
 	}
