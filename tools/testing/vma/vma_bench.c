@@ -45,6 +45,12 @@
  * an address space of 100 or 1,000 VMAs (4 pages each, 128 KiB apart):
  *   vma.mmap-munmap     mmap() of 32 anonymous pages without an address,
  *                       munmap() of it
+ *   vma.mmap-munmap-hole  the same into a hole of exactly 32 pages between
+ *                       two read-only VMAs at the top of the mmap area:
+ *                       on the maple backends both tree writes are then
+ *                       one slot's store, no leaf copied (the write path
+ *                       without its leaf copies); on the rbtree, the same
+ *                       link and erase
  *   vma.fault           handle_fault(): mmap_read_lock, find_vma, check
  *   vma.fault-lockless  handle_fault_lockless(): lock_vma_under_rcu() on
  *                       the maple backends, the same as fault on rbtree
@@ -680,15 +686,42 @@ static bool robot_writes(const struct robot_wl *wl)
 
 static const char * const micro_wls[] = {
 	"mmap-munmap", "fault", "fault-lockless", "iterate",
+	"mmap-munmap-hole",
 };
 
 #define NR_MICRO_WLS	ARRAY_SIZE(micro_wls)
+#define MICRO_HOLE	4
+
+/* The micro-workloads that mmap() and munmap(): fewer, costlier ops. */
+static bool micro_maps(int w)
+{
+	return w == 0 || w == MICRO_HOLE;
+}
 
 static const unsigned long micro_sizes[] = { 100, 1000 };
 
 static unsigned long addrs[B_ADDRS];
 
-static void *micro_setup(const struct vma_bench_ops *ops, unsigned long nr)
+/*
+ * vma.mmap-munmap-hole's hole: a VMA at the top of the mmap area, one 36
+ * pages below it, both read-only (so the mapping does not merge with
+ * them): the top-down search puts every mmap() of 32 pages between them.
+ */
+static void micro_hole(const struct vma_bench_ops *ops, void *mm)
+{
+	unsigned long top = ops->mmap(mm, NULL, 0, B_VMA_LEN, RO, 0, 0);
+	unsigned long below = top - B_MAP_LEN - B_VMA_LEN;
+
+	if (b_err(top) ||
+	    ops->mmap(mm, NULL, below, B_VMA_LEN, RO, BENCH_MAP_FIXED, 0) !=
+	    below ||
+	    ops->mmap(mm, NULL, 0, B_MAP_LEN, RW, 0, 0) != below + B_VMA_LEN ||
+	    ops->munmap(mm, below + B_VMA_LEN, B_MAP_LEN))
+		die("%s: cannot make the hole for mmap-munmap-hole", ops->name);
+}
+
+static void *micro_setup(const struct vma_bench_ops *ops, int w,
+			 unsigned long nr)
 {
 	void *mm = ops->mm_new();
 	unsigned long long seed = 12345;
@@ -697,6 +730,8 @@ static void *micro_setup(const struct vma_bench_ops *ops, unsigned long nr)
 	if (!mm)
 		die("%s: mm_new failed", ops->name);
 	populate(ops, mm, nr);
+	if (w == MICRO_HOLE)
+		micro_hole(ops, mm);
 	for (i = 0; i < B_ADDRS; i++) {
 		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
 		addrs[i] = B_BASE + ((seed >> 33) % nr) * B_STEP +
@@ -752,7 +787,7 @@ static noinline int loop_iterate(const struct vma_bench_ops *ops, void *mm,
 static int micro_run(const struct vma_bench_ops *ops, int w, void *mm,
 		     unsigned long n)
 {
-	if (w == 0)
+	if (micro_maps(w))
 		return loop_mmap(ops, mm, n);
 	if (w == 3)
 		return loop_iterate(ops, mm, n);
@@ -762,7 +797,7 @@ static int micro_run(const struct vma_bench_ops *ops, int w, void *mm,
 static double micro_measure(const struct vma_bench_ops *ops, int w,
 			    unsigned long nr, unsigned long n)
 {
-	void *mm = micro_setup(ops, nr);
+	void *mm = micro_setup(ops, w, nr);
 	double t0, t1;
 
 	micro_run(ops, w, mm, n / 10);	/* warm up */
@@ -778,7 +813,7 @@ static double micro_measure(const struct vma_bench_ops *ops, int w,
 static double micro_measure_cs(const struct vma_bench_ops *ops, int w,
 			       unsigned long nr, unsigned long n)
 {
-	void *mm = micro_setup(ops, nr);
+	void *mm = micro_setup(ops, w, nr);
 	struct lock_stat_holds h;
 	double empty;
 
@@ -839,7 +874,7 @@ static int callgrind_ir(const char *self, const char *backend, int w,
 static double insn_per_op(const char *self, const char *backend, int w,
 			  unsigned long nr)
 {
-	unsigned long n = w == 0 ? 2000 : 20000;
+	unsigned long n = micro_maps(w) ? 2000 : 20000;
 	double ir1, ir2;
 
 	if (callgrind_ir(self, backend, w, nr, n, &ir1) ||
@@ -862,7 +897,7 @@ static int one(char **argv)
 			w = i;
 	if (!ops || w < 0)
 		return 2;
-	mm = micro_setup(ops, nr);
+	mm = micro_setup(ops, w, nr);
 	if (micro_run(ops, w, mm, n))
 		return 1;
 	ops->mm_put(mm);
@@ -938,7 +973,8 @@ static int one_cs(char **argv)
 		snprintf(name, sizeof(name), "vma.%s.%luvmas",
 			 micro_wls[CS_MICRO], micro_sizes[s]);
 		if (!strcmp(argv[1], name)) {
-			void *mm = micro_setup(ops, micro_sizes[s]);
+			void *mm = micro_setup(ops, CS_MICRO,
+					       micro_sizes[s]);
 
 			lock_stat_start(CS_CLASS);
 			for (i = 0; i < iters && !err; i++) {
@@ -1428,7 +1464,7 @@ static void run_all(const struct run_opts *o, const char *self)
 	}
 	for (i = 0; i < NR_MICRO_WLS; i++) {
 		for (s = 0; s < 2; s++) {
-			unsigned long ops = (i == 0 ? 100000 : 1000000) /
+			unsigned long ops = (micro_maps(i) ? 100000 : 1000000) /
 					    (o->quick ? 20 : 1);
 			struct bench_job job = {
 				.w = i, .vmas = micro_sizes[s], .ops = ops,
