@@ -4903,6 +4903,8 @@ unlock:
  *
  * Return: 0; -EBUSY if nothing fits; -EINVAL for a tree without
  * MT_FLAGS_ALLOC_RANGE, a reserved entry or a bad window; -ENOMEM.
+ *
+ * Seven parameters: Linux's signature, which callers are written to.
  */
 int mtree_alloc_range(struct maple_tree *mt, unsigned long *startp,
 		      void *entry, unsigned long size, unsigned long min,
@@ -4929,6 +4931,8 @@ EXPORT_SYMBOL(mtree_alloc_range);
  * @gfp: Allocation flags.
  *
  * Return: as mtree_alloc_range().
+ *
+ * Seven parameters: Linux's signature, which callers are written to.
  */
 int mtree_alloc_rrange(struct maple_tree *mt, unsigned long *startp,
 		       void *entry, unsigned long size, unsigned long min,
@@ -4965,6 +4969,8 @@ EXPORT_SYMBOL(mtree_alloc_rrange);
  * Return: 0, or 1 if the search wrapped to @range_lo; -EBUSY if no index
  * is free, -EINVAL for a tree without MT_FLAGS_ALLOC_RANGE, a reserved
  * entry or @range_lo > @range_hi, -ENOMEM.
+ *
+ * Seven parameters: Linux's signature, which callers are written to.
  */
 int mas_alloc_cyclic(struct ma_state *mas, unsigned long *startp,
 		     void *entry, unsigned long range_lo, unsigned long range_hi,
@@ -5014,6 +5020,8 @@ EXPORT_SYMBOL(mas_alloc_cyclic);
  * Takes the tree lock; see mas_alloc_cyclic().
  *
  * Return: as mas_alloc_cyclic().
+ *
+ * Seven parameters: Linux's signature, which callers are written to.
  */
 int mtree_alloc_cyclic(struct maple_tree *mt, unsigned long *startp,
 		       void *entry, unsigned long range_lo,

@@ -572,6 +572,9 @@ static unsigned long mmap_region(struct mm_struct *mm, struct file *file,
  * fixed address), -ENOMEM (no room, past task_size, map_count limit,
  * allocation failure), -EOVERFLOW (@pgoff wraps), -EEXIST
  * (MAP_FIXED_NOREPLACE over a mapping).  On error nothing changed.
+ *
+ * Seven parameters: Linux 6.12's nine less vm_flags and the populate and
+ * userfaultfd outputs, plus the mm that Linux takes from current.
  */
 unsigned long do_mmap(struct mm_struct *mm, struct file *file,
 		      unsigned long addr, unsigned long len,
@@ -632,6 +635,8 @@ EXPORT_SYMBOL(do_mmap);
  * @pgoff: As do_mmap().
  *
  * Return: as do_mmap().
+ *
+ * Seven parameters: Linux's six and the mm that Linux takes from current.
  */
 unsigned long vm_mmap(struct mm_struct *mm, struct file *file,
 		      unsigned long addr, unsigned long len,
