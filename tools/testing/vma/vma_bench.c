@@ -831,13 +831,36 @@ static double micro_measure_cs(const struct vma_bench_ops *ops, int w,
 
 /* ---- callgrind ---- */
 
+/*
+ * Wait for the callgrind child @pid and read the instructions it counted
+ * from its output file @out (then removed) into *@ir.
+ */
+static int callgrind_total(pid_t pid, const char *out, double *ir)
+{
+	char line[512];
+	int status;
+	FILE *f;
+
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return -1;
+	f = fopen(out, "r");
+	if (!f)
+		return -1;
+	*ir = -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "summary:", 8) || !strncmp(line, "totals:", 7))
+			*ir = strtod(strchr(line, ':') + 1, NULL);
+	fclose(f);
+	unlink(out);
+	return *ir < 0 ? -1 : 0;
+}
+
 static int callgrind_ir(const char *self, const char *backend, int w,
 			unsigned long nr, unsigned long n, double *ir)
 {
-	char out[256], arg_n[32], arg_nr[32], line[512];
-	FILE *f;
+	char out[256], arg_n[32], arg_nr[32];
 	pid_t pid;
-	int status;
 
 	snprintf(out, sizeof(out), "/tmp/vma_bench.%d.%s.%d.%lu.%lu",
 		 (int)getpid(), backend, w, nr, n);
@@ -856,19 +879,7 @@ static int callgrind_ir(const char *self, const char *backend, int w,
 		       (char *)NULL);
 		_exit(127);
 	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status))
-		return -1;
-	f = fopen(out, "r");
-	if (!f)
-		return -1;
-	*ir = -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "summary:", 8) || !strncmp(line, "totals:", 7))
-			*ir = strtod(strchr(line, ':') + 1, NULL);
-	fclose(f);
-	unlink(out);
-	return *ir < 0 ? -1 : 0;
+	return callgrind_total(pid, out, ir);
 }
 
 static double insn_per_op(const char *self, const char *backend, int w,
@@ -1027,7 +1038,7 @@ static int cs_callgrind_ir(const char *self, const char *backend,
 {
 	char out[256], arg_n[32], line[512], file_arg[300];
 	unsigned long nr = 0;
-	int status, fd[2];
+	int fd[2];
 	FILE *f;
 	pid_t pid;
 
@@ -1055,20 +1066,8 @@ static int cs_callgrind_ir(const char *self, const char *backend,
 		fclose(f);
 	else
 		close(fd[0]);
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status))
-		return -1;
-	f = fopen(out, "r");
-	if (!f)
-		return -1;
-	*ir = -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "summary:", 8) || !strncmp(line, "totals:", 7))
-			*ir = strtod(strchr(line, ':') + 1, NULL);
-	fclose(f);
-	unlink(out);
 	*holds = nr;
-	return *ir < 0 ? -1 : 0;
+	return callgrind_total(pid, out, ir);
 }
 
 /*
