@@ -3526,13 +3526,13 @@ static inline bool mt_leaf_root_few(struct maple_node *node,
  * This is the one place that decides whether the store of @entry over
  * [mas->index, mas->last] into the leaf @mas stands on (mas->offset its
  * slot k holding mas->index) is a single store and which: its kind
- * (MT_STORE_NONE if none), its slot in @p->at and, for a boundary move, the seam in @p->seam (as
- * mt_seam_read() would read it).  Where the range starts and ends against
- * slot k [lo, hi] leaves one kind to check: from lo, the exact slot
- * (SLOT), the slot and the head of the next (MOVE_UP at k) or, for a NULL
- * after a NULL, the head of the slot (MOVE_UP at k - 1); from inside the
- * slot, its tail, with the next slot for the next slot's entry
- * (MOVE_DOWN).
+ * (MT_STORE_NONE if none), its slot in @p->at and, for a boundary move, the
+ * seam in @p->seam (as mt_seam_read() would read it).  Where the range
+ * starts and ends against slot k [lo, hi] leaves one kind to check: from
+ * lo, the exact slot (SLOT), the slot and the head of the next (MOVE_UP at
+ * k) or, for a NULL after a NULL, the head of the slot (MOVE_UP at k - 1);
+ * from inside the slot, its tail, with the next slot for the next slot's
+ * entry (MOVE_DOWN).
  *
  * Always inlined: without, brk_cycle 21%, overwrite_gfp 14%, overwrite 10%,
  * mmap_cycle 5.8% more instructions (callgrind).
