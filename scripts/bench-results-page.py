@@ -252,6 +252,28 @@ def describe(d, scope):
         ", ".join("{:,}".format(n) for n in sizes) or "no lookups at")
 
 
+def critical_section(parts):
+    """The mm/ run's mmap_lock critical section, every backend side by side."""
+    mm = [p for p in parts if p.scope == "mm/"]
+    cs = mm[0].data.get("cs_metrics") if mm else None
+    if not cs:
+        return []
+    backends = [b for b in mm[0].data.get("backends", []) if b in cs]
+    metrics = [m for m in cs.get("maple", {})]
+    rows = [("``%s``" % m,) + tuple(num(cs[b].get(m)) for b in backends)
+            for m in metrics]
+    L = heading("The critical section under mmap_lock", "=")
+    L += ["Per backend, what holding ``mmap_lock`` for write costs per",
+          "operation (``*.cs_ns_per_op``; ``*.cs_insn_per_op`` with",
+          "``CALLGRIND=1``), thread mode's Amdahl ceiling from it",
+          "(``*.cs_amdahl_ops``) and how much of that ceiling the threads",
+          "reached (``*.cs_ceiling_reached_pct``); in no verdict.  How they",
+          "are measured, and their limits: ``Documentation/bench.rst``.", ""]
+    L += table(("metric",) + tuple(backends), rows)
+    L.append("")
+    return L
+
+
 def page(name, note, out, image):
     tree_path, mm_path = files_of(name)
     parts = []
@@ -309,8 +331,10 @@ def page(name, note, out, image):
         rel = os.path.relpath(image, os.path.dirname(out))
         L += ["``mm/`` on our tree against each baseline, as how many times",
               "faster (above 1: ours is faster; log scale), and below it",
-              "thread-mode scaling per backend (``scripts/bench-chart.sh``,",
-              "from ``%s``):" % os.path.basename(png),
+              "thread-mode scaling per backend, with the ceiling that each",
+              "backend's ``mmap_lock`` critical section puts on it (black)",
+              "(``scripts/bench-chart.sh``, from ``%s``):"
+              % os.path.basename(png),
               "",
               ".. image:: %s" % rel,
               "   :alt: mm/ on our tree, times faster than each baseline, per",
@@ -355,6 +379,7 @@ def page(name, note, out, image):
     else:
         L += ["The run had no baseline to compare with.", ""]
         tables = ["No tables: there was no baseline."]
+    L += critical_section(parts)
     L += heading("The tables", "=")
     if summary:
         L += ["Per baseline, every row the two sides share, in the",
