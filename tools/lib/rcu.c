@@ -870,11 +870,51 @@ void rcu_barrier(void)
 	rcu_tsan_acquire();
 }
 
+/*
+ * Strict grace periods, the stand-in's CONFIG_RCU_STRICT_GRACE_PERIOD:
+ * with RCU_STRICT=n in the environment, every n-th call_rcu() of a thread
+ * (unless the thread is itself a reader) waits for a grace period and runs
+ * the callback before it returns.  A batched callback runs long after the
+ * writer that queued it has moved on, so a writer that retires a node a
+ * moment before it unlinks it almost never loses the race to a reader;
+ * a strict call frees such a node while it can still be reached, and a
+ * reader that gets to it touches freed memory (what ASan reports).  Each
+ * strict call costs the writer a grace period (a millisecond or so), so n
+ * keeps writers writing between them.  For the RCU stress suites: a test
+ * that holds a reader across its own writes would wait forever.
+ */
+static long rcu_strict;
+static __thread long rcu_strict_count;
+
+static void __attribute__((constructor)) rcu_strict_init(void)
+{
+	const char *env = getenv("RCU_STRICT");
+
+	rcu_strict = env ? strtol(env, NULL, 0) : 0;
+	if (rcu_strict < 0)
+		rcu_strict = 0;
+}
+
+static bool rcu_strict_now(void)
+{
+	if (rcu_read_lock_held() || ++rcu_strict_count < rcu_strict)
+		return false;
+	rcu_strict_count = 0;
+	return true;
+}
+
 void call_rcu(struct rcu_head *head, rcu_callback_t func)
 {
-	struct rcu_cbq *q = rcu_cbq_mine();
+	struct rcu_cbq *q;
 	struct rcu_head *old;
 
+	if (unlikely(rcu_strict) && rcu_strict_now()) {
+		urcu_memb_synchronize_rcu();
+		rcu_tsan_acquire();
+		func(head);
+		return;
+	}
+	q = rcu_cbq_mine();
 	if (unlikely(__atomic_load_n(&q->done, __ATOMIC_RELAXED)))
 		rcu_cbq_run_done(q);
 	head = rcu_tsan_wrap(head, &func);
