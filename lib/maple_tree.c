@@ -4848,6 +4848,51 @@ int mas_expected_entries(struct ma_state *mas, unsigned long nr_entries)
 }
 EXPORT_SYMBOL_GPL(mas_expected_entries);
 
+/**
+ * mas_reserve_stores() - Allocate for stores that must all succeed.
+ * @mas: Maple Tree operation state, set to the range of the first store.
+ * @entry: The entry the first store will store.
+ * @nr_more: How many stores will follow the first.
+ * @gfp: Allocation flags.
+ *
+ * Allocates what the store of @entry over [mas->index, mas->last] needs,
+ * exactly, as mas_preallocate() does, and the most that @nr_more stores
+ * after it, of any ranges and entries, can take: a store cuts each level
+ * it rebuilds into at most three nodes and may put a new root above them,
+ * so it takes at most three nodes per level and one, and the tree can be
+ * a level taller after each store.  The stores, the first one included,
+ * are then made with mas_store(): they take their nodes from @mas and
+ * cannot fail.  mas_destroy() frees what they leave.  For a caller that
+ * must make several stores or none: undoing a store in RCU mode would
+ * need nodes of its own, so all of them are allocated before the first.
+ * The caller holds the tree lock from this call to the last store.
+ *
+ * Return: 0, -EINVAL if mas->index > mas->last, or -ENOMEM with nothing
+ * allocated.
+ */
+int mas_reserve_stores(struct ma_state *mas, void *entry,
+		       unsigned int nr_more, gfp_t gfp)
+{
+	unsigned int height = mt_height(mas->tree);
+	unsigned long nodes;
+	unsigned int i;
+	int ret;
+
+	ret = mas_preallocate(mas, entry, gfp);
+	if (ret || !nr_more)
+		return ret;
+	nodes = mas_allocated(mas);
+	for (i = 1; i <= nr_more; i++)
+		nodes += MT_WR_MAX_OUT *
+			 min_t(unsigned int, height + i, MAPLE_HEIGHT_MAX) + 1;
+	if (mas_alloc_nodes(mas, nodes, gfp)) {
+		mas_destroy(mas);
+		return -ENOMEM;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(mas_reserve_stores);
+
 /* ------------------------------------------------------------------------
  * Allocation-tree API
  *

@@ -420,6 +420,8 @@ void mas_pause(struct ma_state *mas);
 void maple_tree_init(void);
 void mas_destroy(struct ma_state *mas);
 int mas_expected_entries(struct ma_state *mas, unsigned long nr_entries);
+int mas_reserve_stores(struct ma_state *mas, void *entry,
+		       unsigned int nr_more, gfp_t gfp);
 
 #if MT_API_612
 int mas_alloc_cyclic(struct ma_state *mas, unsigned long *startp,

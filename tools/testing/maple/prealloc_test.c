@@ -964,6 +964,112 @@ static void preallocate_random_stores_request_exactly_what_they_use(struct kunit
 	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
 }
 
+/*
+ * mas_reserve_stores() for a random store and up to three more, then the
+ * stores with every allocation made to fail: none may fail, and the tree
+ * must read as the model after each.  600 rounds from an empty tree up to
+ * a few hundred ranges (height growth, spanning stores, rebalancing).
+ * Then a failing allocation inside the reservation: -ENOMEM, the tree
+ * untouched, nothing left allocated.
+ */
+#define RESERVE_ROUNDS	600
+
+/* A random write; in the first half of the rounds never NULL (growth). */
+static void reserve_write(struct model_rng *rng, const struct model *m,
+			  unsigned long round, unsigned long *first,
+			  unsigned long *last, void **entry)
+{
+	random_write(rng, m, first, last, entry);
+	if (round < RESERVE_ROUNDS / 2 && !*entry)
+		*entry = val(round + 1);
+}
+
+static void reserved_stores_cannot_fail(struct kunit *test)
+{
+	unsigned int flags = param_flags(test);
+	unsigned long i, j, n, first, last, seed = ktest_seed();
+	unsigned long held, took, most = 0, most_height = 0;
+	struct model_rng rng;
+	struct ptree pt;
+	long live, before;
+	unsigned int height;
+	void *entry;
+	int ret;
+
+	model_rng_seed(&rng, seed ^ flags);
+	pt_init(&pt, flags);
+	for (i = 0; i < RESERVE_ROUNDS && test->status != KUNIT_FAILURE; i++) {
+		MA_STATE(mas, &pt.mt, 0, 0);
+
+		n = model_rng_below(&rng, 4);
+		reserve_write(&rng, &pt.m, i, &first, &last, &entry);
+		pt_lock(&pt);
+		mas_set_range(&mas, first, last);
+		ret = mas_reserve_stores(&mas, entry, n, pt_gfp(&pt));
+		KUNIT_ASSERT_EQ(test, ret, 0);
+		kmem_fault_after(0);
+		before = kmem_nr_allocated();
+		for (j = 0; j <= n; j++) {
+			if (j) {
+				reserve_write(&rng, &pt.m, i, &first, &last,
+					      &entry);
+				mas_set_range(&mas, first, last);
+			}
+			held = held_nodes(&mas);
+			height = mt_height(&pt.mt);
+			mas_store(&mas, entry);
+			if (mas_is_err(&mas)) {
+				KUNIT_FAIL(test, "round %lu, store %lu of %lu: [%lu, %lu] <- %p failed; seed %lu (replay with SEED=%lu)",
+					   i, j + 1, n + 1, first, last, entry,
+					   seed, seed);
+				break;
+			}
+			/* Each store within the documented bound. */
+			took = held - held_nodes(&mas);
+			KUNIT_EXPECT_LE_MSG(test, took, 3UL * height + 1,
+					    "round %lu, store %lu: [%lu, %lu] <- %p at height %u",
+					    i, j + 1, first, last, entry, height);
+			if (took > most) {
+				most = took;
+				most_height = height;
+			}
+			model_store_range(&pt.m, first, last, entry);
+		}
+		kmem_fault_reset();
+		mas_destroy(&mas);
+		pt_unlock(&pt);
+		KUNIT_EXPECT_EQ(test, kmem_nr_allocated(), before);
+		if (i % 50 == 49)
+			pt_expect_model(test, &pt);
+	}
+	pt_expect_model(test, &pt);
+	KUNIT_EXPECT_EQ(test, mt_validate_errors(&pt.mt), 0);
+	kunit_info(test, "%lu ranges, height %u at the end; most nodes one store took: %lu, at height %lu; seed %lu",
+		   pt.m.nr, mt_height(&pt.mt), most, most_height, seed);
+	/* The tree must have grown past a root leaf. */
+	KUNIT_EXPECT_GT(test, mt_height(&pt.mt), 1U);
+
+	/* A failing allocation inside the reservation. */
+	for (n = 1; n < 8; n++) {
+		MA_STATE(mas, &pt.mt, R_FIRST(1), R_FIRST(1) + 0x1000);
+
+		live = live_objects();
+		pt_lock(&pt);
+		kmem_fault_nth(n);
+		ret = mas_reserve_stores(&mas, val(1), 2, pt_gfp(&pt));
+		kmem_fault_reset();
+		KUNIT_EXPECT_EQ_MSG(test, ret, -ENOMEM, "failing allocation %lu", n);
+		KUNIT_EXPECT_NULL(test, mas.alloc);
+		mas_destroy(&mas);
+		pt_unlock(&pt);
+		KUNIT_EXPECT_EQ_MSG(test, live_objects(), live,
+				    "leak after failing allocation %lu", n);
+	}
+	pt_expect_model(test, &pt);
+	pt_destroy(&pt);
+	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Allocation failure */
 
@@ -1324,6 +1430,7 @@ static struct kunit_case maple_prealloc_cases[] = {
 			 tree_modes_gen_params),
 	KUNIT_CASE_PARAM(preallocate_random_stores_request_exactly_what_they_use,
 			 tree_modes_gen_params),
+	KUNIT_CASE_PARAM(reserved_stores_cannot_fail, tree_modes_gen_params),
 	KUNIT_CASE_PARAM(enomem_preallocate_changes_nothing_and_leaks_nothing,
 			 tree_modes_gen_params),
 	KUNIT_CASE_PARAM(expected_entries_pool_covers_ascending_stores,
