@@ -397,7 +397,8 @@ $(VMA_OBJ)/bench-upstream-$(1)/upstream/maple_tree.o: \
 		$$(DEPFLAGS) -c $(BUILD)/upstream-$(1)/lib/maple_tree.c -o $$@
 
 $(VMA_OBJ)/bench-upstream-$(1)/%.o: %.c $(BUILD)/upstream-$(1)/stamp \
-		$$(BENCH_DIR)/upstream/mm_compat-$(1).h $$(FLAGS_FILE)
+		$$(BENCH_DIR)/upstream/mm_compat-$(1).h \
+		$$(BENCH_DIR)/upstream/mm_compat.h $$(FLAGS_FILE)
 	$$(call msg,CC [upstream-$(1)],$$<)
 	$$(Q)mkdir -p $$(@D)
 	$$(Q)$$(CC) -include $$(BENCH_DIR)/upstream/mm_compat-$(1).h \

@@ -11,6 +11,8 @@
 #include <linux/maple_tree.h>
 #include <linux/mm_types.h>
 
+#include "mm_compat.h"
+
 /*
  * __mas_set_range() (Linux 6.6) moves the range without resetting the
  * walk; 6.1 has only mas_set_range(), which also resets it.  The reset

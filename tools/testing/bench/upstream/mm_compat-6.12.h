@@ -2,9 +2,10 @@
 /*
  * Forced in first (-include) when mm/ is built on Linux 6.12's own
  * lib/maple_tree.c for vma_bench's "upstream-6.12" backend (make bench).
- * 6.12 has everything mm/ calls (__mt_dup(), __mas_set_range(), the
- * three-argument mas_preallocate()); what differs is how a fresh state is
- * spelt.  mm/ itself stays as it is.
+ * 6.12 has everything of Linux's API that mm/ calls (__mt_dup(),
+ * __mas_set_range(), the three-argument mas_preallocate()); what differs
+ * is how a fresh state is spelt, and mm_compat.h adds what is ours alone.
+ * mm/ itself stays as it is.
  */
 #ifndef _BENCH_UPSTREAM_MM_COMPAT_612_H
 #define _BENCH_UPSTREAM_MM_COMPAT_612_H
@@ -26,5 +27,7 @@
 #define MAS_START	NULL, .status = ma_start
 
 #include <linux/mm_types.h>
+
+#include "mm_compat.h"
 
 #endif /* _BENCH_UPSTREAM_MM_COMPAT_612_H */
