@@ -136,6 +136,16 @@ VMA_BENCH_RUN_ARGS = $(if $(call bench_yes,$(QUICK)),--quick) \
 # BENCH_EST_TREE seconds (each Linux version's and ours), mm/
 # BENCH_EST_MM seconds per backend (maple, the rbtree, each version).
 BENCH_VERDICT_OUT := $(BUILD)/bench-verdict.txt
+# With Linux's trees in the tree part, the trees run in turn
+# BENCH_TREE_ROUNDS times, 3 repetitions a run, and each tree's runs are
+# merged (median per metric, spread across runs): a minute of noise on a
+# shared machine lands on one round of one tree, not on its whole column.
+# One round (BENCH_TREE_ROUNDS=1, and always with CALLGRIND=1, whose counts
+# do not vary) runs each tree once with 7 repetitions.
+BENCH_TREE_ROUNDS ?= $(if $(call bench_yes,$(CALLGRIND)),1,3)
+BENCH_TREE_ROUND_ARGS = $(if $(call bench_yes,$(QUICK)),--quick) \
+			$(filter-out --no-json,$(BENCH_ARGS)) \
+			$(if $(filter --reps,$(BENCH_ARGS)),,--reps 3)
 BENCH_EST_TREE	= $(if $(call bench_yes,$(QUICK)),3,90)
 BENCH_EST_MM	= $(if $(call bench_yes,$(QUICK)),4,50)
 BENCH_EST_MORE	= $(if $(call bench_yes,$(CALLGRIND)), (more with CALLGRIND=1))
@@ -168,18 +178,47 @@ bench: $(BENCH_BIN) $(BUILD)/vma_bench $(BUILD)/vma_replay bench-chart-deps \
 		echo "bench: the tree part without Linux's trees" \
 		     "(UPSTREAM_TREE=0, the default with QUICK=1;" \
 		     "make bench-upstream compares them)";) \
-	for v in $(if $(call bench_yes,$(UPSTREAM_TREE)),$$vers); do \
-		$(call make_quiet,$(BUILD)/bench_tree_upstream-$$v) && \
-		echo "bench: the tree on Linux $$v (log: $$o/linux-$$v.log)" && \
-		mkdir -p $$o && \
-		BENCH_COMMIT=linux-$$v $(BUILD)/bench_tree_upstream-$$v \
-			--out-dir $$o/linux-$$v \
-			$(filter-out --no-json,$(BENCH_RUN_ARGS)) \
-			> $$o/linux-$$v.log && \
-		bl="$$bl --baseline upstream-$$v=$$(ls $$o/linux-$$v/*.json)" || \
-		exit 1; \
+	tv=$(if $(call bench_yes,$(UPSTREAM_TREE)),$$vers); \
+	rounds=$(BENCH_TREE_ROUNDS); [ -n "$$tv" ] || rounds=1; \
+	for v in $$tv; do \
+		$(call make_quiet,$(BUILD)/bench_tree_upstream-$$v) || exit 1; \
 	done; \
-	$(BENCH_BIN) $(BENCH_RUN_ARGS) $$bl || exit 1; \
+	mkdir -p $$o; \
+	for r in $$(seq $$rounds); do \
+		[ $$rounds = 1 ] || \
+		echo "bench: the tree, round $$r of $$rounds: Linux$$tv, ours" \
+		     "(logs: $$o/)"; \
+		for v in $$tv; do \
+			[ $$rounds != 1 ] || \
+			echo "bench: the tree on Linux $$v (log: $$o/linux-$$v.log)"; \
+			BENCH_COMMIT=linux-$$v BENCH_STAMP= BENCH_VERDICT= \
+			$(BUILD)/bench_tree_upstream-$$v \
+				--out-dir $$o/linux-$$v \
+				$$(if [ $$rounds = 1 ]; then \
+					echo "$(filter-out --no-json,$(BENCH_RUN_ARGS))"; \
+				   else echo "$(BENCH_TREE_ROUND_ARGS)"; fi) \
+				>> $$o/linux-$$v.log || exit 1; \
+		done; \
+		[ $$rounds = 1 ] || \
+			BENCH_STAMP= BENCH_VERDICT= $(BENCH_BIN) \
+				--out-dir $$o/ours $(BENCH_TREE_ROUND_ARGS) \
+				>> $$o/ours.log || exit 1; \
+	done; \
+	for v in $$tv; do \
+		f=$$(ls $$o/linux-$$v/*.json); \
+		if [ $$rounds != 1 ]; then \
+			$(BENCH_BIN) --out-dir $$o/merged-$$v --merge $$f \
+				> /dev/null || exit 1; \
+			f=$$(ls $$o/merged-$$v/*.json); \
+		fi; \
+		bl="$$bl --baseline upstream-$$v=$$f"; \
+	done; \
+	if [ $$rounds = 1 ]; then \
+		$(BENCH_BIN) $(BENCH_RUN_ARGS) $$bl || exit 1; \
+	else \
+		$(BENCH_BIN) $(filter-out --quick --callgrind,$(BENCH_RUN_ARGS)) \
+			$$bl --merge $$o/ours/*.json || exit 1; \
+	fi; \
 	if [ -n "$$vers" ]; then \
 		$(call make_quiet,$(VMA_UP_BENCH)) && \
 		$(VMA_UP_BENCH) $(VMA_BENCH_RUN_ARGS) || exit 1; \
