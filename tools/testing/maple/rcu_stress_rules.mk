@@ -54,9 +54,8 @@ stress-tsan:
 # CI runs it with STRESS_SECONDS=20.
 STRICT_EVERY	?= 16
 
+stress-strict: STRESS_FILTER = maple_rcu_stress.*
 stress-strict:
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/asan \
 		SANFLAGS="$(ASAN_FLAGS)" $(BUILD)/asan/maple-test
-	RCU_STRICT=$(STRICT_EVERY) STRESS_SECONDS=$(STRESS_SECONDS) \
-		KTEST_TIMEOUT=$(STRESS_TIMEOUT) \
-		KTEST_FILTER='maple_rcu_stress.*' $(BUILD)/asan/maple-test
+	RCU_STRICT=$(STRICT_EVERY) $(call stress_run,$(BUILD)/asan/maple-test)
