@@ -20,17 +20,22 @@
  * gap      in allocation trees, the size of the largest NULL range below
  *          a child
  * end      the offset of the last used slot in a node
+ * empty    a leaf slot before the end whose pivot equals the one before
+ *          it: it covers no index and holds NULL.  An entry removed in
+ *          place in RCU mode leaves one (slots never move in a live
+ *          leaf); a later entry may fill it, and a rebuild drops it.
  * depth    0 at the root node, height - 1 at the leaves
  *
  * Readers take no lock: they hold rcu_read_lock() (or the tree lock) and a
  * node they read is never changed except by single aligned word stores (a
  * slot, a gap hint, the parent word, a leaf's pivot when one boundary
- * moves), which they load with READ_ONCE().  Writers that need more than that
- * build new nodes beside the old ones, publish them with one
- * rcu_assign_pointer(), mark the old nodes dead and free them after a grace
- * period.  A reader that finds the node it stands on dead walks again from
- * the root.  Outside RCU mode a writer may also rewrite a node in place and
- * free replaced nodes at once.
+ * moves, a slot and a pivot when an entry leaves or fills an empty slot
+ * beside a NULL), which they load with READ_ONCE().  Writers that need
+ * more than that build new nodes beside the old ones, publish them with
+ * one rcu_assign_pointer(), mark the old nodes dead and free them after a
+ * grace period.  A reader that finds the node it stands on dead walks
+ * again from the root.  Outside RCU mode a writer may also rewrite a node
+ * in place and free replaced nodes at once.
  *
  * A write that stays in one leaf is done there: a single store (one slot,
  * one pivot), or the leaf rewritten (in place outside RCU mode, as a copy
@@ -406,6 +411,20 @@ static inline unsigned char ma_data_end(struct maple_node *node,
 }
 
 /*
+ * Whether slot @offset of a leaf ending at @max covers no index: an empty
+ * slot, or one past the end (whose pivot, like the end's, is @max).  Slot
+ * 0 always covers an index.  For writers, who hold the lock.
+ */
+static inline bool ma_leaf_slot_empty(const unsigned long *pivots,
+				      unsigned char offset, unsigned long max)
+{
+	if (!offset)
+		return false;
+	return ma_pivot_max(pivots, maple_leaf_64, offset, max) ==
+	       pivots[offset - 1];
+}
+
+/*
  * The readers' search: a pointer to pivot[offset] of the slot that holds
  * @index, in a node with @npiv pivots.  The pointer serves a walk better
  * than the offset: the slot's entry is @npiv words further on (the slots
@@ -492,6 +511,9 @@ enum mt_store_kind {
 	MT_STORE_SLOT,		/* slot offset gets the entry: its exact range */
 	MT_STORE_MOVE_UP,	/* pivot offset moves up to mas->last */
 	MT_STORE_MOVE_DOWN,	/* pivot offset moves down below mas->index */
+	/* In RCU mode: one slot and one pivot, see mt_leaf_single_kind(). */
+	MT_STORE_VACATE,	/* the NULL beside a slot takes its range */
+	MT_STORE_FILL,		/* an empty slot takes a NULL range's head or tail */
 	/* One leaf: no node outside RCU mode, one in it. */
 	MT_STORE_REWRITE,	/* in place, or a copy of the leaf published */
 	/* One node: the tree's last leaf overflows (outside RCU mode). */
@@ -501,7 +523,7 @@ enum mt_store_kind {
 };
 
 #define MA_STATE_KIND_SHIFT	3
-#define MA_STATE_KIND		(7 << MA_STATE_KIND_SHIFT)
+#define MA_STATE_KIND		(15 << MA_STATE_KIND_SHIFT)
 
 /* What mas_preallocate() leaves for the next store (and it ends). */
 #define MA_STATE_PREPARED	(MA_STATE_KIND | MA_STATE_LEAF_WALKED)
@@ -513,7 +535,7 @@ static inline enum mt_store_kind mas_kind(const struct ma_state *mas)
 
 static inline bool mt_kind_is_single(enum mt_store_kind kind)
 {
-	return kind >= MT_STORE_SLOT && kind <= MT_STORE_MOVE_DOWN;
+	return kind >= MT_STORE_SLOT && kind <= MT_STORE_FILL;
 }
 
 /*
@@ -523,7 +545,7 @@ static inline bool mt_kind_is_single(enum mt_store_kind kind)
  * The mark stays through the stores and mas_destroy(): Linux 6.1's
  * __vma_adjust() prepares once and stores up to three times.
  */
-#define MA_STATE_PREALLOC	0x40
+#define MA_STATE_PREALLOC	0x80
 
 /* ------------------------------------------------------------------------
  * Node allocation
@@ -1369,7 +1391,7 @@ enum mas_leaf_run {
 	MAS_RUN_FOUND,		/* a range to return: the state is on it */
 	MAS_RUN_LIMIT,		/* the next range is past the limit */
 	MAS_RUN_EDGE,		/* the state is on the leaf's last range */
-	MAS_RUN_DEAD,		/* the leaf died under the reader */
+	MAS_RUN_DEAD,		/* the leaf died or changed: walk from the root */
 };
 
 /*
@@ -1411,6 +1433,12 @@ mas_leaf_forward(struct ma_state *mas, unsigned long max, bool any,
 			return MAS_RUN_DEAD;
 		if (first > max)
 			return MAS_RUN_LIMIT;
+		/* An empty slot: nothing to take, on to the next. */
+		if (unlikely(first > hi)) {
+			if (offset == MAPLE_RANGE64_SLOTS - 1)
+				return MAS_RUN_DEAD;
+			continue;
+		}
 		mas->offset = offset;
 		mas->index = first;
 		mas->last = hi;
@@ -1454,6 +1482,11 @@ mas_leaf_backward(struct ma_state *mas, unsigned long min, bool any,
 			return MAS_RUN_DEAD;
 		if (hi < min)
 			return MAS_RUN_LIMIT;
+		if (unlikely(lo > hi)) {
+			if (!offset)
+				return MAS_RUN_DEAD;
+			continue;
+		}
 		mas->offset = offset;
 		mas->index = lo;
 		mas->last = hi;
@@ -2546,10 +2579,27 @@ static void mt_big_copy(struct mt_wr *wr, const struct mt_level *lv,
 	void __rcu **slots = ma_slots(node, lv->type);
 	int i;
 
-	for (i = from; i <= to; i++)
+	for (i = from; i <= to; i++) {
+		/* A leaf's empty slots stay behind. */
+		if (ma_is_leaf(lv->type) &&
+		    ma_leaf_slot_empty(pivots, i, lv->max))
+			continue;
 		mt_big_push(&wr->big, ma_pivot_max(pivots, lv->type, i, lv->max),
 			    mt_slot_locked(wr->mt, slots, i),
 			    gaps ? gaps[i] : 0);
+	}
+}
+
+/* How many slots of the node at @lv mt_big_copy() takes. */
+static unsigned char mt_level_count(const struct mt_level *lv)
+{
+	unsigned char count = lv->end + 1, i;
+
+	if (ma_is_leaf(lv->type))
+		for (i = 1; i < lv->end; i++)
+			count -= lv->node->mr64.pivot[i] ==
+				 lv->node->mr64.pivot[i - 1];
+	return count;
 }
 
 /* The largest NULL range among slots 0..@end of a leaf over [@min, @max]. */
@@ -2958,7 +3008,7 @@ static void mt_wr_child(struct mt_wr *wr, const struct mt_level *parent,
 static void mt_big_prepend(struct mt_wr *wr, const struct mt_level *sib)
 {
 	struct mt_big *big = &wr->big;
-	unsigned char count = sib->end + 1, n = big->n;
+	unsigned char count = mt_level_count(sib), n = big->n;
 
 	if (WARN_ON_ONCE(n + count > big->cap))
 		return;
@@ -2981,7 +3031,7 @@ static void mt_wr_absorb_left(struct mt_wr *wr, unsigned char depth,
 	if (!parent.offset)
 		return;
 	mt_wr_child(wr, &parent, parent.offset - 1, &sib);
-	if (sib.end + 1 + wr->big.n > mt_slots[type])
+	if (mt_level_count(&sib) + wr->big.n > mt_slots[type])
 		return;
 	mt_big_prepend(wr, &sib);
 	wr->l = sib;
@@ -3024,7 +3074,7 @@ static void mt_wr_push_or_halve(struct mt_wr *wr, unsigned char depth,
 	limit = 2 * cap - (ma_is_leaf(type) ? 2 : 1) - rightmost;
 	if (parent.offset) {
 		mt_wr_child(wr, &parent, parent.offset - 1, &sib);
-		count = sib.end + 1;
+		count = mt_level_count(&sib);
 		if (n + count <= limit) {
 			mt_big_prepend(wr, &sib);
 			wr->l = sib;
@@ -3034,7 +3084,7 @@ static void mt_wr_push_or_halve(struct mt_wr *wr, unsigned char depth,
 	}
 	if (parent.offset < parent.end) {
 		mt_wr_child(wr, &parent, parent.offset + 1, &sib);
-		count = sib.end + 1;
+		count = mt_level_count(&sib);
 		if (n + count <= limit) {
 			mt_big_copy(wr, &sib, 0, sib.end);
 			wr->r = sib;
@@ -3183,9 +3233,12 @@ static void mt_wr_extend_null(struct mt_wr *wr)
 		index = first;
 	} else if (first == index && index) {
 		if (lv->offset) {
-			if (!mt_slot_locked(wr->mt, slots, lv->offset - 1))
-				index = ma_pivot_min(pivots, lv->offset - 1,
-						     lv->min);
+			/* The slot before, past any empty ones. */
+			unsigned char prev = ma_offset(pivots, lv->type,
+						       first - 1);
+
+			if (!mt_slot_locked(wr->mt, slots, prev))
+				index = ma_pivot_min(pivots, prev, lv->min);
 		} else {
 			MA_STATE(prev, wr->mt, index - 1, index - 1);
 
@@ -3202,9 +3255,13 @@ static void mt_wr_extend_null(struct mt_wr *wr)
 		last = end;
 	} else if (end == last && last != ULONG_MAX) {
 		if (rv->offset < rv->end) {
-			if (!mt_slot_locked(wr->mt, slots, rv->offset + 1))
-				last = ma_pivot_max(pivots, rv->type,
-						    rv->offset + 1, rv->max);
+			/* The slot after, past any empty ones. */
+			unsigned char next = ma_offset(pivots, rv->type,
+						       end + 1);
+
+			if (!mt_slot_locked(wr->mt, slots, next))
+				last = ma_pivot_max(pivots, rv->type, next,
+						    rv->max);
 		} else {
 			MA_STATE(next, wr->mt, last + 1, last + 1);
 
@@ -3502,6 +3559,96 @@ static inline bool mt_leaf_null_alone(struct maple_tree *mt,
 	return mt_leaf_beside_used(mt, min, max, true);
 }
 
+/*
+ * The single stores that leave a slot empty or fill an empty one, in RCU
+ * mode (outside it a rewrite in place keeps leaves free of empty slots),
+ * in a leaf that is not the root; slot k [@lo, @hi] holds mas->index:
+ *  - MT_STORE_VACATE: a NULL over exactly slot k's entry, with a NULL
+ *    beside it on one side and an entry on the other, both in the leaf
+ *    and not empty: the boundary between slot k and that NULL moves over
+ *    slot k, which is left empty (munmap() of a VMA beside a gap);
+ *  - MT_STORE_FILL: an entry over the tail of slot k's NULL with slot
+ *    k + 1 empty or past the end, or over its head with slot k - 1 empty:
+ *    the boundary between them moves to the entry's edge and the empty
+ *    slot takes the entry (mmap() beside a VMA, an append).
+ * Both are a slot store and a pivot store.  Every index the two change
+ * is in one slot's range before and the seam's afterwards, and each of
+ * the four combinations of old and new values a reader can load lands it
+ * on a slot whose bounds and entry were so at one moment: no ordering
+ * between the two stores is needed (see "RCU readers" in
+ * Documentation/core-api/maple_tree.rst).  A NULL beside NULLs on both
+ * sides, or an entry inside a NULL, would need two pivots to move with
+ * the entry: that is a rewrite.  Sets @p->at to the slot before the seam,
+ * @p->seam as for a move and @p->m to the slot whose entry changes.
+ */
+static enum mt_store_kind mt_leaf_empty_kind(const struct ma_state *mas,
+					     void *entry, unsigned long lo,
+					     unsigned long hi,
+					     struct mt_wr_plan *p)
+{
+	struct maple_tree *mt = mas->tree;
+	struct maple_node *node = mte_to_node(mas->node);
+	unsigned long *pivots = node->mr64.pivot;
+	void __rcu **slots = node->mr64.slot;
+	unsigned long max = mas->max;
+	unsigned char k = mas->offset;
+	struct mt_seam *s = &p->seam;
+	void *content = mt_slot_locked(mt, slots, k);
+
+	if (ma_is_root(node))
+		return MT_STORE_NONE;
+	if (!entry) {
+		if (!content || mas->index != lo || mas->last != hi ||
+		    lo == mas->min || hi == max ||
+		    ma_leaf_slot_empty(pivots, k - 1, max) ||
+		    ma_leaf_slot_empty(pivots, k + 1, max))
+			return MT_STORE_NONE;
+		s->cur = mt_slot_locked(mt, slots, k - 1);
+		s->next = mt_slot_locked(mt, slots, k + 1);
+		if (!s->cur == !s->next)
+			return MT_STORE_NONE;
+		p->m = k;
+		if (!s->cur) {
+			p->at = k - 1;
+			s->lo = ma_pivot_min(pivots, k - 1, mas->min);
+			s->hi = lo - 1;
+			s->next_hi = hi;
+			s->next = content;
+		} else {
+			p->at = k;
+			s->lo = lo;
+			s->hi = hi;
+			s->next_hi = ma_pivot_max(pivots, maple_leaf_64, k + 1,
+						  max);
+			s->cur = content;
+		}
+		return MT_STORE_VACATE;
+	}
+	if (content || mas->last > hi || (mas->index == lo) == (mas->last == hi))
+		return MT_STORE_NONE;
+	s->cur = NULL;
+	s->next = NULL;
+	if (mas->index > lo) {
+		if (k + 1 >= MAPLE_RANGE64_SLOTS ||
+		    !ma_leaf_slot_empty(pivots, k + 1, max))
+			return MT_STORE_NONE;
+		p->at = k;
+		p->m = k + 1;
+		s->lo = lo;
+		s->hi = hi;
+		s->next_hi = hi;
+	} else {
+		if (!k || !ma_leaf_slot_empty(pivots, k - 1, max))
+			return MT_STORE_NONE;
+		p->at = k - 1;
+		p->m = k - 1;
+		s->lo = lo;
+		s->hi = lo - 1;
+		s->next_hi = hi;
+	}
+	return MT_STORE_FILL;
+}
+
 /* A root leaf of one or two ranges may have to give way to no node. */
 static inline bool mt_leaf_root_few(struct maple_node *node,
 				    unsigned long max)
@@ -3561,7 +3708,8 @@ mt_leaf_single_kind(const struct ma_state *mas, void *entry,
 			    mt_leaf_null_alone(mt, node, min, max, k, hi))
 				kind = MT_STORE_SLOT;
 		} else if (last < hi) {
-			if (k && !entry && !mt_slot_locked(mt, slots, k - 1)) {
+			if (k && !entry && !mt_slot_locked(mt, slots, k - 1) &&
+			    !ma_leaf_slot_empty(pivots, k - 1, max)) {
 				kind = MT_STORE_MOVE_UP;
 				p->at = k - 1;
 				/* The seam after slot k - 1: slot k is next. */
@@ -3584,7 +3732,8 @@ mt_leaf_single_kind(const struct ma_state *mas, void *entry,
 				s->next = mt_slot_locked(mt, slots, k + 1);
 			}
 		}
-	} else if (hi != max && entry == mt_slot_locked(mt, slots, k + 1)) {
+	} else if (hi != max && entry == mt_slot_locked(mt, slots, k + 1) &&
+		   !ma_leaf_slot_empty(pivots, k + 1, max)) {
 		next_hi = k < MAPLE_RANGE64_SLOTS - 2 ? pivots[k + 1] : max;
 		if (last == next_hi || (!entry && last == hi)) {
 			kind = MT_STORE_MOVE_DOWN;
@@ -3605,7 +3754,23 @@ mt_leaf_single_kind(const struct ma_state *mas, void *entry,
 			read.next_hi != s->next_hi || read.cur != s->cur ||
 			read.next != s->next);
 	}
+	if (kind == MT_STORE_NONE && mt_wr_in_rcu(mt))
+		kind = mt_leaf_empty_kind(mas, entry, lo, hi, p);
 	return kind;
+}
+
+/*
+ * Whether slots 1..@end - 1 of a leaf include an empty one (left from RCU
+ * mode): a split would have to keep it off either half's edge.
+ */
+static bool mt_leaf_has_empty(const unsigned long *pivots, unsigned char end)
+{
+	unsigned char i;
+
+	for (i = 1; i < end; i++)
+		if (pivots[i] == pivots[i - 1])
+			return true;
+	return false;
 }
 
 /*
@@ -3705,6 +3870,13 @@ mt_leaf_plan(struct ma_state *mas, void *entry, struct mt_wr_plan *p)
 		m = ma_offset(pivots, maple_leaf_64, last);
 		last_m = ma_pivot_max(pivots, maple_leaf_64, m, max);
 	}
+	/*
+	 * Empty slots are copied as they are, but one beside the write
+	 * would take part in its NULL merges: the rebuild drops them.
+	 */
+	if ((k && ma_leaf_slot_empty(pivots, k - 1, max)) ||
+	    (m < end && ma_leaf_slot_empty(pivots, m + 1, max)))
+		return MT_STORE_REBUILD;
 	n = k + (index > first_k) + 1 + (last < last_m) + (end - m);
 	if (!entry) {
 		if (index > first_k ? !p->content :
@@ -3725,7 +3897,9 @@ mt_leaf_plan(struct ma_state *mas, void *entry, struct mt_wr_plan *p)
 		    !mt_leaf_beside_used(mt, min, max, true))
 			return MT_STORE_REBUILD;
 	}
-	if (n > MAPLE_RANGE64_SLOTS && !mt_leaf_may_split_last(mas, node, max))
+	if (n > MAPLE_RANGE64_SLOTS &&
+	    (!mt_leaf_may_split_last(mas, node, max) ||
+	     mt_leaf_has_empty(pivots, end)))
 		return MT_STORE_REBUILD;
 	/*
 	 * A root leaf of one or two ranges may have to give way to no node;
@@ -4269,6 +4443,52 @@ static __always_inline void *mas_wr_move_store(struct ma_state *mas,
 	return content;
 }
 
+/*
+ * MT_STORE_VACATE or _FILL (see mt_leaf_empty_kind()): the slot @p->m
+ * takes @entry (a NULL for a vacate) and the seam after slot @p->at
+ * moves.  The two stores need no order between them; each is in the
+ * order that keeps an empty slot from ever holding an entry.
+ */
+static __always_inline void *mas_wr_empty_store(struct ma_state *mas,
+						enum mt_store_kind kind,
+						const struct mt_wr_plan *p,
+						void *entry)
+{
+	struct maple_node *node = mte_to_node(mas->node);
+	const struct mt_seam *s = &p->seam;
+	unsigned long *pivots = node->mr64.pivot;
+	void __rcu **slots = node->mr64.slot;
+	unsigned long piv, was, now;
+	void *content = NULL;
+
+	if (kind == MT_STORE_VACATE) {
+		content = mt_slot_locked(mas->tree, slots, p->m);
+		/* The NULL beside the entry takes the whole seam. */
+		was = s->cur ? s->next_hi - s->hi : s->hi - s->lo + 1;
+		piv = s->cur ? s->lo - 1 : s->next_hi;
+		now = s->next_hi - s->lo + 1;
+		rcu_assign_pointer(slots[p->m], NULL);
+		WRITE_ONCE(pivots[p->at], piv);
+		mas->index = s->lo;
+		mas->last = s->next_hi;
+	} else {
+		/* The seam is the NULL range, one side of it empty. */
+		was = s->next_hi - s->lo + 1;
+		if (p->m == p->at) {
+			piv = mas->last;
+			now = s->next_hi - piv;
+		} else {
+			piv = mas->index - 1;
+			now = piv - s->lo + 1;
+		}
+		WRITE_ONCE(pivots[p->at], piv);
+		rcu_assign_pointer(slots[p->m], entry);
+	}
+	mt_leaf_gap_changed(mas->tree, node, mas->min, mas->max, was, now);
+	mas_set_paused(mas);
+	return content;
+}
+
 /* Carry out a prepared one-leaf write; @new is a node if one is needed. */
 static void mt_leaf_commit(struct maple_tree *mt, struct mt_leaf_wr *lw,
 			   struct maple_node *new)
@@ -4349,6 +4569,8 @@ static __always_inline bool mas_wr_single_prepared(struct ma_state *mas,
 		*content = mas_wr_slot_store(mas, plan.at, entry);
 	else if (kind == MT_STORE_MOVE_UP || kind == MT_STORE_MOVE_DOWN)
 		*content = mas_wr_move_store(mas, kind, plan.at, &plan.seam);
+	else if (kind == MT_STORE_VACATE || kind == MT_STORE_FILL)
+		*content = mas_wr_empty_store(mas, kind, &plan, entry);
 	else
 		return false;
 	return true;
@@ -4470,6 +4692,9 @@ static __always_inline void *mas_wr_store(struct ma_state *mas, void *entry)
 	case MT_STORE_MOVE_UP:
 	case MT_STORE_MOVE_DOWN:
 		return mas_wr_move_store(mas, kind, plan.at, &plan.seam);
+	case MT_STORE_VACATE:
+	case MT_STORE_FILL:
+		return mas_wr_empty_store(mas, kind, &plan, entry);
 	case MT_STORE_NONE:
 		/* The rest of the classification, and its kind carried out. */
 		return mas_wr_leaf(mas, entry);
@@ -5356,7 +5581,10 @@ static unsigned long mt_check_node(struct mt_check *chk,
 
 	end = ma_data_end(node, type, max);
 	for (i = 0; i < npiv; i++) {
-		if (i < end && (pivots[i] < first || pivots[i] >= max))
+		/* A leaf's empty slot repeats the pivot before it. */
+		bool empty = leaf && i && i < end && pivots[i] == first - 1;
+
+		if (i < end && !empty && (pivots[i] < first || pivots[i] >= max))
 			mt_check_fail(chk, node, "pivot %u = %lu outside [%lu, %lu)",
 				      i, pivots[i], first, max);
 		if (i == end && pivots[i] != max)
@@ -5384,7 +5612,12 @@ static unsigned long mt_check_node(struct mt_check *chk,
 		unsigned long last = ma_pivot_max(pivots, type, i, max);
 		void *slot = rcu_dereference_check(slots[i], true);
 
-		if (leaf) {
+		if (leaf && last < first) {
+			/* Empty: covers nothing, holds nothing. */
+			if (slot)
+				mt_check_fail(chk, node,
+					      "empty slot %u holds %p", i, slot);
+		} else if (leaf) {
 			if (!slot) {
 				if (chk->have_prev && chk->prev_null)
 					mt_check_fail(chk, node,
