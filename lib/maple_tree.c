@@ -3580,11 +3580,11 @@ static inline bool mt_leaf_null_alone(struct maple_tree *mt,
  * sides, or an entry inside a NULL, would need two pivots to move with
  * the entry: that is a rewrite.  Sets @p->at to the slot before the seam,
  * @p->seam as for a move and @p->m to the slot whose entry changes.
+ * Always inlined: without, mmap1 runs 3.0% more instructions (callgrind).
  */
-static enum mt_store_kind mt_leaf_empty_kind(const struct ma_state *mas,
-					     void *entry, unsigned long lo,
-					     unsigned long hi,
-					     struct mt_wr_plan *p)
+static __always_inline enum mt_store_kind
+mt_leaf_empty_kind(const struct ma_state *mas, void *entry, unsigned long lo,
+		   unsigned long hi, struct mt_wr_plan *p)
 {
 	struct maple_tree *mt = mas->tree;
 	struct maple_node *node = mte_to_node(mas->node);
