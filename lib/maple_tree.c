@@ -3594,6 +3594,7 @@ mt_leaf_empty_kind(const struct ma_state *mas, void *entry, unsigned long lo,
 	unsigned char k = mas->offset;
 	struct mt_seam *s = &p->seam;
 	void *content = mt_slot_locked(mt, slots, k);
+	bool at_head, at_tail;
 
 	if (ma_is_root(node))
 		return MT_STORE_NONE;
@@ -3624,7 +3625,10 @@ mt_leaf_empty_kind(const struct ma_state *mas, void *entry, unsigned long lo,
 		}
 		return MT_STORE_VACATE;
 	}
-	if (content || mas->last > hi || (mas->index == lo) == (mas->last == hi))
+	/* A fill takes exactly one end of the NULL: its head or its tail. */
+	at_head = mas->index == lo;
+	at_tail = mas->last == hi;
+	if (content || mas->last > hi || at_head == at_tail)
 		return MT_STORE_NONE;
 	s->cur = NULL;
 	s->next = NULL;
