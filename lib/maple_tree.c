@@ -929,6 +929,20 @@ void __init maple_tree_init(void)
  * Walking
  */
 
+/*
+ * A leaf's entry, read by an RCU reader after the pivots that gave its
+ * slot and bounds: the smp_rmb() pairs with the smp_wmb() of a vacate
+ * between two NULLs (mas_wr_empty_store()), which stores the NULL before
+ * it moves the slot's pivot over indices the entry never held.
+ */
+static __always_inline void *ma_leaf_read_entry(struct maple_tree *mt,
+						void __rcu **slot)
+{
+	/* Pairs with the smp_wmb() in mas_wr_empty_store(). */
+	smp_rmb();
+	return mt_slot(mt, slot, 0);
+}
+
 /* What one level of a reader's walk read: see ma_read_slot(). */
 struct ma_slot_read {
 	unsigned long lo;		/* the pivot before the slot */
@@ -940,7 +954,8 @@ struct ma_slot_read {
  * One level of a reader's walk: the pivot of @node's slot holding @index,
  * and the words around it, all read before the node is checked to be
  * live.  At the node's edges these words are the parent word and slot[0],
- * which writers change: READ_ONCE().  @once: see ma_find_pivot().
+ * which writers change: READ_ONCE().  @once: see ma_find_pivot(); a leaf
+ * under RCU also has its entry read after its bounds (ma_leaf_read_entry()).
  */
 static inline unsigned long *
 ma_read_slot(struct maple_tree *mt, struct maple_node *node,
@@ -951,8 +966,27 @@ ma_read_slot(struct maple_tree *mt, struct maple_node *node,
 
 	r->lo = READ_ONCE(p[-1]);
 	r->hi = READ_ONCE(p[0]);
-	r->next = mt_slot(mt, (void __rcu **)(p + npiv), 0);
+	if (once)
+		r->next = ma_leaf_read_entry(mt, (void __rcu **)(p + npiv));
+	else
+		r->next = mt_slot(mt, (void __rcu **)(p + npiv), 0);
 	return p;
+}
+
+/*
+ * After the entry of a leaf's slot and the dead-node check (whose smp_rmb()
+ * orders the entry before these loads): whether the slot's bounds, the
+ * words @p[-1] and @p[0], still hold @lo and @hi, read before the entry.
+ * A fill inside a NULL moves two pivots, then stores the entry
+ * (mas_wr_empty_store()): a reader that saw the entry sees the moves here
+ * and walks again.  At the node's edges the words are the parent word and
+ * slot[0]; a change there only costs a walk.
+ */
+static __always_inline bool ma_leaf_bounds_still(const unsigned long *p,
+						 unsigned long lo,
+						 unsigned long hi)
+{
+	return READ_ONCE(p[-1]) == lo && READ_ONCE(p[0]) == hi;
 }
 
 /*
@@ -993,12 +1027,18 @@ static __always_inline bool mas_walk_bounds(struct ma_state *mas, void *root,
 	node = mte_to_node(enode);
 	pivots = (unsigned long *)node + 1;
 	p = ma_read_slot(mt, node, leaf_npiv, index, rcu, &r);
-	if (rcu && unlikely(ma_dead_node(node)))
+	if (rcu && unlikely(ma_dead_node(node) ||
+			    !ma_leaf_bounds_still(p, r.lo, r.hi)))
 		return false;
 	lo = p != pivots ? r.lo : below;
 	hi = p != pivots + leaf_npiv ? r.hi : max;
-	/* A boundary moved in place since the search. */
-	if (rcu && unlikely(index > hi || lo + 1 > index))
+	/*
+	 * A boundary moved in place since the search.  A pivot before the
+	 * slot of ULONG_MAX is the end of a rightmost leaf that shrank under
+	 * the search (the slot is past it), not the index before 0.
+	 */
+	if (rcu && unlikely(index > hi || lo + 1 > index ||
+			    (p != pivots && lo == ULONG_MAX)))
 		return false;
 	mas_set_node(mas, enode);
 	mas->offset = p - pivots;
@@ -1285,10 +1325,11 @@ static inline bool mas_next_leaf(struct ma_state *mas, void **found)
 		hi = last;
 	}
 	node = mte_to_node(next);
-	last = __ma_pivot_max(ma_pivots(node, maple_leaf_64), maple_leaf_64, 0,
-			      hi, true);
-	entry = mt_slot(mt, ma_slots(node, maple_leaf_64), 0);
-	if (unlikely(last <= max || last > hi) || ma_dead_node(node))
+	pivots = ma_pivots(node, maple_leaf_64);
+	last = __ma_pivot_max(pivots, maple_leaf_64, 0, hi, true);
+	entry = ma_leaf_read_entry(mt, ma_slots(node, maple_leaf_64));
+	if (unlikely(last <= max || last > hi) || ma_dead_node(node) ||
+	    __ma_pivot_max(pivots, maple_leaf_64, 0, hi, true) != last)
 		return false;
 	mas_set_node(mas, next);
 	mas->min = max + 1;
@@ -1356,8 +1397,11 @@ static inline bool mas_prev_leaf(struct ma_state *mas,
 	pivots = ma_pivots(node, maple_leaf_64);
 	off = __ma_offset(pivots, maple_leaf_64, min - 1, true);
 	first = off ? READ_ONCE(pivots[off - 1]) + 1 : lo;
-	entry = mt_slot(mt, ma_slots(node, maple_leaf_64), off);
-	if (unlikely(first < lo || first >= min) || ma_dead_node(node))
+	entry = ma_leaf_read_entry(mt, ma_slots(node, maple_leaf_64) + off);
+	if (unlikely(first < lo || first >= min) || ma_dead_node(node) ||
+	    __ma_pivot_min(pivots, off, lo, true) != first ||
+	    __ma_pivot_max(pivots, maple_leaf_64, off, min - 1, true) <
+	    min - 1)
 		return false;
 	mas_set_node(mas, next);
 	mas->min = lo;
@@ -1414,31 +1458,48 @@ mas_leaf_forward(struct ma_state *mas, unsigned long max, bool any,
 	const enum maple_type type = maple_leaf_64;
 	unsigned long *pivots = ma_pivots(node, type);
 	void __rcu **slots = ma_slots(node, type);
-	unsigned long first, hi, nmax = mas->max;
+	unsigned long first, hi, nmax = mas->max, seen = mas->last;
 	unsigned char offset = mas->offset;
+	bool grown;
 	void *entry;
 
 	for (;;) {
 		/* Slot offset ends below nmax, so it has a pivot. */
 		hi = READ_ONCE(pivots[offset]);
-		if (any && unlikely(hi > mas->last)) {
+		grown = any && unlikely(hi > seen);
+		if (grown) {
 			first = __ma_pivot_min(pivots, offset, mas->min, true);
 		} else {
 			first = hi + 1;
 			offset++;
 			hi = __ma_pivot_max(pivots, type, offset, nmax, true);
 		}
-		entry = mt_slot(mas->tree, slots, offset);
-		if (unlikely(ma_dead_node(node)))
+		entry = ma_leaf_read_entry(mas->tree, slots + offset);
+		if (unlikely(ma_dead_node(node) ||
+			     __ma_pivot_min(pivots, offset, mas->min, true) !=
+			     first ||
+			     __ma_pivot_max(pivots, type, offset, nmax, true) !=
+			     hi))
 			return MAS_RUN_DEAD;
-		if (first > max)
-			return MAS_RUN_LIMIT;
-		/* An empty slot: nothing to take, on to the next. */
-		if (unlikely(first > hi)) {
-			if (offset == MAPLE_RANGE64_SLOTS - 1)
+		/*
+		 * An empty slot: nothing to take, on to the next, unless it is
+		 * the state's own, vacated since it was read (the range that
+		 * holds mas->last + 1 is then behind it: walk).  Its pivot is
+		 * the end seen so far, so that a fill of it since reads as a
+		 * range that grew.  A first index that wrapped to 0 follows a
+		 * pivot of ULONG_MAX: the slot is past the end of a rightmost
+		 * leaf that shrank since the state's range was read: walk.
+		 */
+		if (unlikely(first > hi || (!first && offset))) {
+			if (grown || !first ||
+			    offset == MAPLE_RANGE64_SLOTS - 1)
 				return MAS_RUN_DEAD;
+			seen = hi;
 			continue;
 		}
+		if (first > max)
+			return MAS_RUN_LIMIT;
+		seen = hi;
 		mas->offset = offset;
 		mas->index = first;
 		mas->last = hi;
@@ -1462,14 +1523,16 @@ mas_leaf_backward(struct ma_state *mas, unsigned long min, bool any,
 	const enum maple_type type = maple_leaf_64;
 	unsigned long *pivots = ma_pivots(node, type);
 	void __rcu **slots = ma_slots(node, type);
-	unsigned long lo, hi, nmin = mas->min;
+	unsigned long lo, hi, nmin = mas->min, seen = mas->index;
 	unsigned char offset = mas->offset;
+	bool grown;
 	void *entry;
 
 	for (;;) {
 		/* Slot offset starts above nmin, so slot offset - 1 has a pivot. */
 		hi = READ_ONCE(pivots[offset - 1]);
-		if (any && unlikely(hi + 1 < mas->index)) {
+		grown = any && unlikely(hi + 1 < seen);
+		if (grown) {
 			lo = hi + 1;
 			hi = __ma_pivot_max(pivots, type, offset, mas->max,
 					    true);
@@ -1477,16 +1540,22 @@ mas_leaf_backward(struct ma_state *mas, unsigned long min, bool any,
 			offset--;
 			lo = __ma_pivot_min(pivots, offset, nmin, true);
 		}
-		entry = mt_slot(mas->tree, slots, offset);
-		if (unlikely(ma_dead_node(node)))
+		entry = ma_leaf_read_entry(mas->tree, slots + offset);
+		if (unlikely(ma_dead_node(node) ||
+			     __ma_pivot_min(pivots, offset, nmin, true) != lo ||
+			     __ma_pivot_max(pivots, type, offset, mas->max,
+					    true) != hi))
 			return MAS_RUN_DEAD;
-		if (hi < min)
-			return MAS_RUN_LIMIT;
-		if (unlikely(lo > hi)) {
-			if (!offset)
+		/* Empty, or past a shrunk end: see mas_leaf_forward(). */
+		if (unlikely(lo > hi || (!lo && offset))) {
+			if (grown || !offset || !lo)
 				return MAS_RUN_DEAD;
+			seen = lo;
 			continue;
 		}
+		if (hi < min)
+			return MAS_RUN_LIMIT;
+		seen = lo;
 		mas->offset = offset;
 		mas->index = lo;
 		mas->last = hi;
@@ -1882,7 +1951,7 @@ static __always_inline bool mt_lookup(struct maple_tree *mt, void *root,
 	const unsigned char npiv = alloc ? MAPLE_ARANGE64_SLOTS - 1 :
 					   MAPLE_RANGE64_SLOTS - 1;
 	struct maple_node *node;
-	unsigned long *p;
+	unsigned long *p, *pivots;
 	void *entry;
 
 	/* The type is in the pointer: internal levels, then the leaf. */
@@ -1895,9 +1964,21 @@ static __always_inline bool mt_lookup(struct maple_tree *mt, void *root,
 		enode = entry;
 	}
 	node = mte_to_node(enode);
+	pivots = (unsigned long *)node + 1;
 	p = ma_find_pivot(node, MAPLE_RANGE64_SLOTS - 1, index, rcu);
-	entry = mt_slot(mt, (void __rcu **)(p + MAPLE_RANGE64_SLOTS - 1), 0);
-	if (rcu && unlikely(ma_dead_node(node)))
+	if (!rcu) {
+		*found = mt_slot(mt, (void __rcu **)(p + MAPLE_RANGE64_SLOTS - 1),
+				 0);
+		return true;
+	}
+	entry = ma_leaf_read_entry(mt, (void __rcu **)(p +
+						     MAPLE_RANGE64_SLOTS - 1));
+	if (unlikely(ma_dead_node(node)))
+		return false;
+	/* The slot still holds @index: see ma_leaf_bounds_still(). */
+	if (unlikely((p != pivots && READ_ONCE(p[-1]) >= index) ||
+		     (p != pivots + MAPLE_RANGE64_SLOTS - 1 &&
+		      READ_ONCE(p[0]) < index)))
 		return false;
 	*found = entry;
 	return true;
@@ -2200,7 +2281,12 @@ descend:
 						      true);
 			if (rev ? last < gs->min : first > gs->max)
 				break;
-			if (!mt_slot(gs->mt, slots, i) &&
+			/*
+			 * A first index of 0 after slot 0 wrapped: the pivot
+			 * before is ULONG_MAX, the end of a rightmost leaf that
+			 * shrank during the scan, and the slot is past it.
+			 */
+			if (!mt_slot(gs->mt, slots, i) && (first || !i) &&
 			    mt_gap_fits(gs, first, last, rev))
 				return mt_gap_node_died(gs, node) ? -EAGAIN : 1;
 			if (rev)

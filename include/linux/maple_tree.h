@@ -789,6 +789,8 @@ static __always_inline bool mas_next_in_leaf(struct ma_state *mas,
 		if (unlikely(++off == MAPLE_RANGE64_SLOTS - 1))
 			break;
 		hi = READ_ONCE(leaf->pivot[off]);
+		/* After its bounds: ma_leaf_read_entry() in lib/maple_tree.c. */
+		smp_rmb();
 		next = rcu_dereference_check(leaf->slot[off],
 					     mt_locked(mas->tree));
 		if (next || any)
@@ -798,11 +800,21 @@ static __always_inline bool mas_next_in_leaf(struct ma_state *mas,
 	}
 	/* The leaf's last slot has no pivot: it ends where the leaf does. */
 	hi = nmax;
+	/* After the bounds, as above. */
+	smp_rmb();
 	next = rcu_dereference_check(leaf->slot[off], mt_locked(mas->tree));
 	if (!next && !any)
 		goto edge;
 found:
-	if (unlikely(hi <= done) || mas_leaf_dead(leaf))
+	/*
+	 * Bounds again after it: ma_leaf_bounds_still() (lib/maple_tree.c).
+	 * A first index of 0 wrapped: the pivot before is ULONG_MAX, the
+	 * end of a rightmost leaf that shrank, so the slot is past it.
+	 */
+	if (unlikely(hi <= done || !first) || mas_leaf_dead(leaf) ||
+	    READ_ONCE(leaf->pivot[off - 1]) + 1 != first ||
+	    (off < MAPLE_RANGE64_SLOTS - 1 &&
+	     READ_ONCE(leaf->pivot[off]) != hi))
 		return false;
 	mas_leaf_set(mas, off, first, hi);
 	*entry = next;
@@ -840,6 +852,8 @@ static __always_inline bool mas_prev_in_leaf(struct ma_state *mas,
 		if (unlikely(--off == 0))
 			break;
 		lo = READ_ONCE(leaf->pivot[off - 1]) + 1;
+		/* After its bounds: ma_leaf_read_entry() in lib/maple_tree.c. */
+		smp_rmb();
 		prev = rcu_dereference_check(leaf->slot[off],
 					     mt_locked(mas->tree));
 		if (prev || any)
@@ -849,11 +863,16 @@ static __always_inline bool mas_prev_in_leaf(struct ma_state *mas,
 	}
 	/* The leaf's first slot starts where the leaf does. */
 	lo = nmin;
+	/* After the bounds, as above. */
+	smp_rmb();
 	prev = rcu_dereference_check(leaf->slot[0], mt_locked(mas->tree));
 	if (!prev && !any)
 		goto edge;
 found:
-	if (unlikely(lo >= done) || mas_leaf_dead(leaf))
+	/* A wrapped first index: see mas_next_in_leaf(). */
+	if (unlikely(lo >= done || (off && !lo)) || mas_leaf_dead(leaf) ||
+	    (off && READ_ONCE(leaf->pivot[off - 1]) + 1 != lo) ||
+	    READ_ONCE(leaf->pivot[off]) != hi)
 		return false;
 	mas_leaf_set(mas, off, lo, hi);
 	*entry = prev;
