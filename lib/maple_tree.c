@@ -3649,23 +3649,29 @@ static inline bool mt_leaf_null_alone(struct maple_tree *mt,
  * The single stores that leave a slot empty or fill an empty one, in RCU
  * mode (outside it a rewrite in place keeps leaves free of empty slots),
  * in a leaf that is not the root; slot k [@lo, @hi] holds mas->index:
- *  - MT_STORE_VACATE: a NULL over exactly slot k's entry, with a NULL
- *    beside it on one side and an entry on the other, both in the leaf
- *    and not empty: the boundary between slot k and that NULL moves over
- *    slot k, which is left empty (munmap() of a VMA beside a gap);
+ *  - MT_STORE_VACATE: a NULL over exactly slot k's entry, slots k - 1 and
+ *    k + 1 in the leaf and not empty, at least one of them NULL: slot k
+ *    gets NULL, then the boundary between it and the NULL beside it moves
+ *    over it, which leaves it empty (munmap() of a VMA beside a gap); with
+ *    NULLs on both sides, slot k's pivot moves up to slot k + 1's, then
+ *    slot k - 1's to the same, which leaves both empty (an isolated VMA);
  *  - MT_STORE_FILL: an entry over the tail of slot k's NULL with slot
  *    k + 1 empty or past the end, or over its head with slot k - 1 empty:
- *    the boundary between them moves to the entry's edge and the empty
- *    slot takes the entry (mmap() beside a VMA, an append).
- * Both are a slot store and a pivot store.  Every index the two change
- * is in one slot's range before and the seam's afterwards, and each of
- * the four combinations of old and new values a reader can load lands it
- * on a slot whose bounds and entry were so at one moment: no ordering
- * between the two stores is needed (see "RCU readers" in
- * Documentation/core-api/maple_tree.rst).  A NULL beside NULLs on both
- * sides, or an entry inside a NULL, would need two pivots to move with
- * the entry: that is a rewrite.  Sets @p->at to the slot before the seam,
- * @p->seam as for a move and @p->m to the slot whose entry changes.
+ *    the boundary between them moves to the entry's edge, then the empty
+ *    slot gets the entry (mmap() beside a VMA, an append); an entry inside
+ *    the NULL takes the two empty slots after it: slot k's pivot moves
+ *    down to the entry's start, slot k + 1's to its end, then slot k + 1
+ *    gets the entry (mmap() into a gap, brk() of an isolated heap).
+ * With one pivot, every index the two stores change is in one slot's
+ * range before and the seam's afterwards, and each of the four
+ * combinations of old and new values a reader can load is a state the
+ * tree had.  With two pivots a reader could pair an entry with bounds of
+ * another moment: the stores are ordered for the readers' checks (see
+ * mas_wr_empty_store()).  Sets @p->at to the slot before the seam, @p->seam
+ * to the seam's NULL range split at pivot @p->at (for a vacate, with the
+ * entry), @p->m to the slot whose entry changes and @p->count to the
+ * pivots that move.
+ *
  * Always inlined: without, mmap1 runs 3.0% more instructions (callgrind).
  */
 static __always_inline enum mt_store_kind
@@ -3692,10 +3698,28 @@ mt_leaf_empty_kind(const struct ma_state *mas, void *entry, unsigned long lo,
 			return MT_STORE_NONE;
 		s->cur = mt_slot_locked(mt, slots, k - 1);
 		s->next = mt_slot_locked(mt, slots, k + 1);
-		if (!s->cur == !s->next)
+		if (s->cur && s->next)
 			return MT_STORE_NONE;
 		p->m = k;
-		if (!s->cur) {
+		p->count = 1;
+		if (!s->cur && !s->next) {
+			/*
+			 * NULLs on both sides: slot k - 1 takes all three.  If
+			 * the NULL after reaches the leaf's end, the leaf's
+			 * used slots shrink to k: not under the fill below
+			 * which a leaf is merged.
+			 */
+			p->at = k - 1;
+			p->count = 2;
+			s->lo = ma_pivot_min(pivots, k - 1, mas->min);
+			s->hi = lo - 1;
+			s->next_hi = ma_pivot_max(pivots, maple_leaf_64, k + 1,
+						  max);
+			s->next = content;
+			if (s->next_hi == max && max != ULONG_MAX &&
+			    k < mt_min_slots[maple_leaf_64])
+				return MT_STORE_NONE;
+		} else if (!s->cur) {
 			p->at = k - 1;
 			s->lo = ma_pivot_min(pivots, k - 1, mas->min);
 			s->hi = lo - 1;
@@ -3711,14 +3735,27 @@ mt_leaf_empty_kind(const struct ma_state *mas, void *entry, unsigned long lo,
 		}
 		return MT_STORE_VACATE;
 	}
-	/* A fill takes exactly one end of the NULL: its head or its tail. */
+	/* A fill takes the NULL's head, its tail or its inside, not all of it. */
 	at_head = mas->index == lo;
 	at_tail = mas->last == hi;
-	if (content || mas->last > hi || at_head == at_tail)
+	if (content || mas->last > hi || (at_head && at_tail))
 		return MT_STORE_NONE;
 	s->cur = NULL;
 	s->next = NULL;
-	if (mas->index > lo) {
+	p->count = 1;
+	if (!at_head && !at_tail) {
+		/* Inside the NULL: the two slots after it take entry, tail. */
+		if (k + 2 >= MAPLE_RANGE64_SLOTS ||
+		    !ma_leaf_slot_empty(pivots, k + 1, max) ||
+		    !ma_leaf_slot_empty(pivots, k + 2, max))
+			return MT_STORE_NONE;
+		p->at = k;
+		p->m = k + 1;
+		p->count = 2;
+		s->lo = lo;
+		s->hi = hi;
+		s->next_hi = hi;
+	} else if (at_tail) {
 		if (k + 1 >= MAPLE_RANGE64_SLOTS ||
 		    !ma_leaf_slot_empty(pivots, k + 1, max))
 			return MT_STORE_NONE;
@@ -4535,9 +4572,21 @@ static __always_inline void *mas_wr_move_store(struct ma_state *mas,
 
 /*
  * MT_STORE_VACATE or _FILL (see mt_leaf_empty_kind()): the slot @p->m
- * takes @entry (a NULL for a vacate) and the seam after slot @p->at
- * moves.  The two stores need no order between them; each is in the
- * order that keeps an empty slot from ever holding an entry.
+ * takes @entry (a NULL for a vacate) and @p->count pivots from @p->at
+ * move.  A vacate stores the NULL first, a fill the entry last, so that an
+ * empty slot never holds an entry.  When two pivots move, a reader could
+ * otherwise pair old and new words wrongly:
+ *  - a vacate between two NULLs moves slot k's pivot up over the NULL
+ *    after it, so slot k then holds indices that were never the entry's:
+ *    the smp_wmb() orders the NULL before that move, and readers load a
+ *    slot's entry after its bounds, with an smp_rmb() between (see
+ *    ma_read_slot()), so a reader whose bounds have the move sees the NULL;
+ *  - a fill inside a NULL shrinks slot k + 1's range to the entry's
+ *    before the entry is stored: rcu_assign_pointer() orders both pivots
+ *    before the entry, and readers load the bounds again after the entry
+ *    (after the smp_rmb() of their dead-node check) and walk again if they
+ *    moved, so a reader that sees the entry reports it with its own
+ *    bounds.
  */
 static __always_inline void *mas_wr_empty_store(struct ma_state *mas,
 						enum mt_store_kind kind,
@@ -4557,21 +4606,37 @@ static __always_inline void *mas_wr_empty_store(struct ma_state *mas,
 		was = s->cur ? s->next_hi - s->hi : s->hi - s->lo + 1;
 		piv = s->cur ? s->lo - 1 : s->next_hi;
 		now = s->next_hi - s->lo + 1;
-		rcu_assign_pointer(slots[p->m], NULL);
+		RCU_INIT_POINTER(slots[p->m], NULL);
+		if (p->count == 2) {
+			/* Pairs with the smp_rmb() in ma_leaf_read_entry(). */
+			smp_wmb();
+			WRITE_ONCE(pivots[p->at + 1], piv);
+		}
 		WRITE_ONCE(pivots[p->at], piv);
 		mas->index = s->lo;
 		mas->last = s->next_hi;
 	} else {
-		/* The seam is the NULL range, one side of it empty. */
+		/* The seam is the NULL range, the empty slots beside it. */
 		was = s->next_hi - s->lo + 1;
-		if (p->m == p->at) {
+		if (p->count == 2) {
+			WRITE_ONCE(pivots[p->at], mas->index - 1);
+			piv = mas->last;
+			now = max(mas->index - s->lo, s->next_hi - piv);
+			WRITE_ONCE(pivots[p->at + 1], piv);
+		} else if (p->m == p->at) {
 			piv = mas->last;
 			now = s->next_hi - piv;
+			WRITE_ONCE(pivots[p->at], piv);
 		} else {
 			piv = mas->index - 1;
 			now = piv - s->lo + 1;
+			WRITE_ONCE(pivots[p->at], piv);
 		}
-		WRITE_ONCE(pivots[p->at], piv);
+		/*
+		 * Orders the pivots before the entry: pairs with the smp_rmb()
+		 * of the readers' dead-node check, after which they load the
+		 * bounds again.
+		 */
 		rcu_assign_pointer(slots[p->m], entry);
 	}
 	mt_leaf_gap_changed(mas->tree, node, mas->min, mas->max, was, now);

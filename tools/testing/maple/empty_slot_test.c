@@ -4,11 +4,13 @@
  * empty one (MT_STORE_VACATE, MT_STORE_FILL in lib/maple_tree.c).
  *
  * The layout is the address space's: per step k, a NULL gap, then three
- * adjacent ranges C(k) A(k) B(k).  Removing C(k) (a NULL before it, an
- * entry after) or B(k) (an entry before, a NULL after) and storing it
- * again is what munmap() and mmap() do beside a VMA: in RCU mode each of
- * these writes must take no node and keep the leaf (the state's node is
- * the same before and after), wherever the range lies inside its leaf.
+ * adjacent ranges C(k) A(k) B(k), and an isolated range D(k) in the middle
+ * of the gap after them.  Removing C(k) (a NULL before it, an entry after),
+ * B(k) (an entry before, a NULL after) or D(k) (NULLs on both sides) and
+ * storing it again is what munmap() and mmap() do beside a VMA or in a
+ * gap: in RCU mode each of these writes must take no node and keep the
+ * leaf (the state's node is the same before and after), wherever the
+ * range and its neighbours lie inside one leaf.
  * Every write is checked against the reference model and validated
  * (mt_validate_errors() accepts an empty slot only if it holds nothing),
  * and every read interface is compared with the model while empty slots
@@ -39,18 +41,36 @@ static const struct es_mode es_modes[] = {
 
 KUNIT_ARRAY_PARAM_DESC(es_modes, es_modes, desc);
 
+/* Only RCU mode keeps a reader's state good across a write. */
+static const struct es_mode es_rcu_modes[] = {
+	{ "rcu", MT_FLAGS_USE_RCU },
+	{ "alloc rcu", MT_FLAGS_ALLOC_RANGE | MT_FLAGS_USE_RCU },
+};
+
+KUNIT_ARRAY_PARAM_DESC(es_rcu_modes, es_rcu_modes, desc);
+
 #define ES_STEP		0x100000UL
 #define ES_LEN		0x4000UL
 #define ES_NR		120UL
 #define C_FIRST(k)	((k) * ES_STEP - ES_LEN)
 #define A_FIRST(k)	((k) * ES_STEP)
 #define B_FIRST(k)	((k) * ES_STEP + ES_LEN)
+#define D_FIRST(k)	((k) * ES_STEP + ES_STEP / 2)
 
-enum es_which { ES_C, ES_A, ES_B };
+enum es_which { ES_C, ES_A, ES_B, ES_D, ES_NR_WHICH };
 
 static unsigned long es_first(unsigned long k, enum es_which w)
 {
-	return w == ES_C ? C_FIRST(k) : w == ES_A ? A_FIRST(k) : B_FIRST(k);
+	switch (w) {
+	case ES_C:
+		return C_FIRST(k);
+	case ES_A:
+		return A_FIRST(k);
+	case ES_B:
+		return B_FIRST(k);
+	default:
+		return D_FIRST(k);
+	}
 }
 
 static void *es_val(unsigned long k, enum es_which w)
@@ -75,7 +95,7 @@ static void es_init(struct kunit *test, struct es_tree *t, unsigned int flags)
 	t->rcu = flags & MT_FLAGS_USE_RCU;
 	t->bad = 0;
 	for (k = 1; k <= ES_NR; k++)
-		for (w = ES_C; w <= ES_B; w++) {
+		for (w = ES_C; w < ES_NR_WHICH; w++) {
 			unsigned long first = es_first(k, w);
 
 			KUNIT_ASSERT_EQ(test, mtree_store_range(&t->mt, first,
@@ -148,15 +168,17 @@ static bool es_store(struct kunit *test, struct es_tree *t,
 
 /*
  * Whether [@first, @last] and the ranges on both sides of it lie inside
- * one leaf, not at its edges: where the in-place stores apply.
+ * one leaf, not at its edges: where the in-place stores apply.  @reach is
+ * an index the range after it reaches (a NULL between NULLs must not take
+ * the leaf's last slot).
  */
 static bool es_inside_leaf(struct es_tree *t, unsigned long first,
-			   unsigned long last, unsigned long side)
+			   unsigned long reach)
 {
 	unsigned long min, max;
 
 	es_leaf(t, first, &min, &max);
-	return first - side > min && last + side < max;
+	return first - ES_LEN > min && reach < max;
 }
 
 static void es_expect_model(struct kunit *test, struct es_tree *t)
@@ -173,7 +195,7 @@ static void vacate_and_fill_keep_the_leaf(struct kunit *test)
 {
 	unsigned int flags = ((const struct es_mode *)test->param_value)->flags;
 	unsigned long k, in_place = 0, inside = 0;
-	enum es_which ws[] = { ES_C, ES_B };
+	enum es_which ws[] = { ES_C, ES_B, ES_D };
 	struct es_tree t;
 	unsigned int i;
 	bool kept;
@@ -184,7 +206,11 @@ static void vacate_and_fill_keep_the_leaf(struct kunit *test)
 			unsigned long first = es_first(k, ws[i]);
 			unsigned long last = first + ES_LEN - 1;
 			/* A neighbour's whole range must be in the leaf too. */
-			bool in = es_inside_leaf(&t, first, last, ES_LEN);
+			/* D's NULL after it reaches C(k + 1) or the end. */
+			unsigned long reach = ws[i] != ES_D ? last + ES_LEN :
+					      k < ES_NR ? C_FIRST(k + 1) - 1 :
+							  ULONG_MAX;
+			bool in = es_inside_leaf(&t, first, reach);
 
 			kept = es_store(test, &t, first, last, NULL);
 			if (in && t.rcu) {
@@ -274,7 +300,7 @@ static void random_vma_churn(struct kunit *test)
 	es_init(test, &t, flags);
 	for (i = 0; i < 20000 && !t.bad; i++) {
 		unsigned long k = 1 + model_rng_below(&rng, ES_NR);
-		enum es_which w = model_rng_below(&rng, 3);
+		enum es_which w = model_rng_below(&rng, ES_NR_WHICH);
 		unsigned long first = es_first(k, w), last = first + ES_LEN - 1;
 		unsigned long r = model_rng_below(&rng, 16);
 
@@ -307,11 +333,75 @@ static void random_vma_churn(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
 }
 
+/*
+ * A reader's state on an isolated range D(k) when the range is removed
+ * and stored back (both in place in RCU mode, two pivots each), as a
+ * reader would meet the writer between two of its steps:
+ *  - after the removal the state's slot is empty and its end moved up:
+ *    mas_next_range() with a limit inside the merged gap must return the
+ *    gap, which holds D's last index + 1 (not stay where it was);
+ *    mas_prev_range() must return the gap too, which starts before D;
+ *  - after D is stored back inside the gap the state, on the gap, must
+ *    go on to the range after the gap's old end.
+ */
+static void range_iterators_move_on_over_two_pivot_stores(struct kunit *test)
+{
+	unsigned int flags = ((const struct es_mode *)test->param_value)->flags;
+	unsigned long k, first, last, gap_lo, gap_hi;
+	struct es_tree t;
+	void *entry;
+
+	es_init(test, &t, flags);
+	for (k = 1; k < ES_NR && !t.bad; k++) {
+		MA_STATE(mas, &t.mt, 0, 0);
+
+		first = D_FIRST(k);
+		last = first + ES_LEN - 1;
+		/* The gap D(k) is in, from B(k) to C(k + 1). */
+		gap_lo = B_FIRST(k) + ES_LEN;
+		gap_hi = C_FIRST(k + 1) - 1;
+
+		/* Forward from D(k) after its removal. */
+		rcu_read_lock();
+		mas_set(&mas, first);
+		entry = mas_find_range(&mas, last);
+		KUNIT_EXPECT_PTR_EQ(test, entry, es_val(k, ES_D));
+		es_store(test, &t, first, last, NULL);
+		entry = mas_next_range(&mas, last + 1);
+		KUNIT_EXPECT_PTR_EQ(test, entry, NULL);
+		KUNIT_EXPECT_EQ_MSG(test, mas.index, gap_lo, "k %lu", k);
+		KUNIT_EXPECT_EQ_MSG(test, mas.last, gap_hi, "k %lu", k);
+
+		/* Back into the gap under the state, which is on the gap. */
+		es_store(test, &t, first, last, es_val(k, ES_D));
+		entry = mas_next_range(&mas, ULONG_MAX);
+		KUNIT_EXPECT_PTR_EQ(test, entry, es_val(k + 1, ES_C));
+		KUNIT_EXPECT_EQ_MSG(test, mas.index, gap_hi + 1, "k %lu", k);
+
+		/* Backward from D(k) after its removal. */
+		mas_set(&mas, first);
+		entry = mas_find_range(&mas, last);
+		KUNIT_EXPECT_PTR_EQ(test, entry, es_val(k, ES_D));
+		es_store(test, &t, first, last, NULL);
+		entry = mas_prev_range(&mas, first - 1);
+		KUNIT_EXPECT_PTR_EQ(test, entry, NULL);
+		KUNIT_EXPECT_EQ_MSG(test, mas.index, gap_lo, "k %lu", k);
+		KUNIT_EXPECT_EQ_MSG(test, mas.last, gap_hi, "k %lu", k);
+		rcu_read_unlock();
+		es_store(test, &t, first, last, es_val(k, ES_D));
+	}
+	es_expect_model(test, &t);
+	es_destroy(&t);
+	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
+}
+
 static struct kunit_case maple_empty_slot_cases[] = {
 	KUNIT_CASE_PARAM(vacate_and_fill_keep_the_leaf, es_modes_gen_params),
 	KUNIT_CASE_PARAM(writes_and_reads_beside_empty_slots,
 			 es_modes_gen_params),
 	KUNIT_CASE_PARAM(random_vma_churn, es_modes_gen_params),
+	KUNIT_CASE_PARAM(range_iterators_move_on_over_two_pivot_stores,
+			 es_rcu_modes_gen_params),
 	{}
 };
 
