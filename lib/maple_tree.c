@@ -493,12 +493,6 @@ static inline bool mte_is_leaf(const struct maple_enode *enode)
 #define MA_STATE_BULK		0x04
 
 /*
- * mas_preallocate() leaves the leaf it walked to in the state, marked so:
- * the tree lock is held until mas_store_prealloc(), which starts there.
- */
-#define MA_STATE_LEAF_WALKED	0x02
-
-/*
  * The kinds of write, from the cheapest; "Writing" in
  * Documentation/core-api/maple_tree.rst has the table.  mas_wr_kind()
  * works a write's kind out, mas_wr_store() carries it out, and
@@ -526,7 +520,7 @@ enum mt_store_kind {
 #define MA_STATE_KIND		(15 << MA_STATE_KIND_SHIFT)
 
 /* What mas_preallocate() leaves for the next store (and it ends). */
-#define MA_STATE_PREPARED	(MA_STATE_KIND | MA_STATE_LEAF_WALKED)
+#define MA_STATE_PREPARED	MA_STATE_KIND
 
 static inline enum mt_store_kind mas_kind(const struct ma_state *mas)
 {
@@ -3528,16 +3522,19 @@ static struct maple_node *mas_wr_descend(struct ma_state *mas)
 }
 
 /*
- * Whether @mas stands where mas_preallocate() left it, or another walk
- * since, on a leaf that holds mas->index.  Under the tree lock, with no
- * write in between (the contract of mas_preallocate()), that leaf is live.
+ * Whether @mas stands on a leaf that holds mas->index, where a walk, an
+ * iteration, mas_preallocate() or a single store left it.  Walked under
+ * the tree lock, with no write since but single stores into that leaf
+ * (see "Maple states across writes" in
+ * Documentation/core-api/maple_tree.rst), the leaf is live and its bounds
+ * are mas->min and mas->max: a write starts there, as Linux's writes
+ * start from an active state.
  *
  * Always inlined: without, brk_cycle 1.0% more instructions (callgrind).
  */
 static __always_inline bool mas_wr_at_leaf(struct ma_state *mas)
 {
-	return (mas->mas_flags & MA_STATE_LEAF_WALKED) &&
-	       mas_is_active(mas) && mte_is_leaf(mas->node) &&
+	return mas_is_active(mas) && mte_is_leaf(mas->node) &&
 	       mas->min <= mas->index && mas->index <= mas->max;
 }
 
@@ -5105,7 +5102,9 @@ static noinline unsigned long mas_plan_nodes(struct ma_state *mas, void *entry)
  *  - in RCU mode, one for such a store (the leaf is copied);
  *  - otherwise what the store's planning pass counts (splits, spanning
  *    stores, rebalancing, a new root).
- * The walk is left in @mas for the store, and so is the kind of a single
+ * It works from the leaf @mas stands on if that holds mas->index (a walk
+ * or an iteration under the tree lock left it there), else from a walk
+ * from the root.  The walk is left in @mas for the store, and so is the kind of a single
  * store (one slot, one boundary) and its slot: mas_store_prealloc() checks
  * that the range and entry still make it one and carries it out without
  * working it out again; any other write is worked out again from the leaf
@@ -5125,11 +5124,10 @@ int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
 
 	if (unlikely(mas->index > mas->last))
 		return -EINVAL;
-	/* Nothing recorded by an earlier call applies (but the walk). */
+	/* Nothing recorded by an earlier call applies (but the leaf). */
 	mas->mas_flags = (mas->mas_flags & ~MA_STATE_KIND) | MA_STATE_PREALLOC;
 	kind = mas_wr_kind(mas, entry, &plan);
 	if (kind == MT_STORE_REBUILD) {
-		mas->mas_flags &= ~MA_STATE_LEAF_WALKED;
 		mas_set_start(mas);
 		nodes = mas_plan_nodes(mas, entry);
 	} else {
@@ -5137,8 +5135,7 @@ int mas_preallocate(struct ma_state *mas, void *entry, gfp_t gfp)
 		 * The leaf and the kind, for the store; mas->offset stays
 		 * the slot holding mas->index.
 		 */
-		mas->mas_flags |= MA_STATE_LEAF_WALKED |
-				  kind << MA_STATE_KIND_SHIFT;
+		mas->mas_flags |= kind << MA_STATE_KIND_SHIFT;
 		nodes = mt_leaf_needs_node(mas->tree, kind);
 	}
 	if (mt_kind_is_single(kind)) {

@@ -554,6 +554,11 @@ static __always_inline void mas_reset(struct ma_state *mas)
  * @mas: Maple Tree operation state.
  * @start: First index of the range.
  * @last: Last index of the range.
+ *
+ * The next write starts from the leaf the state stands on if that holds
+ * @start, else from the root, so any range will do.  Linux 6.12 allows
+ * only a range that starts inside the one the state is on (its writes
+ * trust the state's node): code meant for Linux should keep to that.
  */
 static inline void __mas_set_range(struct ma_state *mas, unsigned long start,
 				   unsigned long last)

@@ -933,6 +933,20 @@ static void random_write(struct model_rng *rng, const struct model *m,
 	}
 }
 
+/* A tree of @flags with 300 random ranges of up to 4 KiB. */
+static void pt_init_random(struct kunit *test, struct ptree *pt,
+			   struct model_rng *rng, unsigned int flags)
+{
+	unsigned long i, first;
+
+	pt_init(pt, flags);
+	for (i = 0; i < 300; i++) {
+		first = model_rng_below(rng, RANDOM_SPAN);
+		pt_store(test, pt, first, first + model_rng_below(rng, 4096),
+			 val(i + 1));
+	}
+}
+
 static void preallocate_random_stores_request_exactly_what_they_use(struct kunit *test)
 {
 	unsigned int flags = param_flags(test);
@@ -944,12 +958,7 @@ static void preallocate_random_stores_request_exactly_what_they_use(struct kunit
 	long nodes;
 
 	model_rng_seed(&rng, seed ^ flags);
-	pt_init(&pt, flags);
-	for (i = 0; i < 300; i++) {
-		first = model_rng_below(&rng, RANDOM_SPAN);
-		pt_store(test, &pt, first, first + model_rng_below(&rng, 4096),
-			 val(i + 1));
-	}
+	pt_init_random(test, &pt, &rng, flags);
 	for (i = 0; i < RANDOM_WRITES; i++) {
 		random_write(&rng, &pt.m, &first, &last, &entry);
 		nodes = prealloc_store(test, &pt, first, last, entry);
@@ -971,6 +980,112 @@ static void preallocate_random_stores_request_exactly_what_they_use(struct kunit
 	/* The mix must have exercised both kinds of write. */
 	KUNIT_EXPECT_GT(test, with_nodes, 0UL);
 	KUNIT_EXPECT_GT(test, without, 0UL);
+	pt_destroy(&pt);
+	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
+}
+
+/*
+ * Writes start from the leaf their state stands on: a state walked to a
+ * random place (mas_walk(), mas_find(), mas_next(), mas_prev(), near the
+ * write's range or anywhere), then moved to the range with
+ * __mas_set_range() and written through mas_store_gfp() or
+ * mas_preallocate() + mas_store() (held to exact preallocation), up to
+ * three times in a row without a reset.  Ranges in the walked leaf, in
+ * another leaf and across leaves; the tree must read as the model and
+ * validate after each write.
+ */
+#define WALKED_WRITES	3000
+
+/* Walk @mas to somewhere near @first, or anywhere; under the tree lock. */
+static void walk_somewhere(struct model_rng *rng, struct ma_state *mas,
+			   unsigned long first)
+{
+	unsigned long at = model_rng_below(rng, 2) ? first :
+			   model_rng_below(rng, RANDOM_SPAN);
+
+	mas_set(mas, at);
+	switch (model_rng_below(rng, 4)) {
+	case 0:
+		mas_walk(mas);
+		break;
+	case 1:
+		mas_find(mas, ULONG_MAX);
+		break;
+	case 2:
+		mas_walk(mas);
+		mas_next(mas, ULONG_MAX);
+		break;
+	default:
+		mas_walk(mas);
+		mas_prev(mas, 0);
+		break;
+	}
+}
+
+static void writes_start_from_the_leaf_a_walk_left(struct kunit *test)
+{
+	unsigned int flags = param_flags(test);
+	unsigned long i, n, first, last, seed = ktest_seed();
+	unsigned long prepared = 0, stored = 0;
+	char msg[MODEL_MSG_LEN];
+	struct model_rng rng;
+	struct ptree pt;
+	void *entry;
+
+	model_rng_seed(&rng, seed ^ flags);
+	pt_init_random(test, &pt, &rng, flags);
+	for (i = 0; i < WALKED_WRITES && test->status != KUNIT_FAILURE; i++) {
+		MA_STATE(mas, &pt.mt, 0, 0);
+
+		random_write(&rng, &pt.m, &first, &last, &entry);
+		pt_lock(&pt);
+		walk_somewhere(&rng, &mas, first);
+		for (n = model_rng_below(&rng, 3) + 1; n; n--) {
+			bool prep = model_rng_below(&rng, 2);
+			long before = 0, allocs = 0;
+			int ret;
+
+			__mas_set_range(&mas, first, last);
+			if (prep) {
+				ret = mas_preallocate(&mas, entry, pt_gfp(&pt));
+				before = kmem_nr_allocated();
+				if (!ret)
+					mas_store(&mas, entry);
+				allocs = kmem_nr_allocated() - before;
+				ret = ret ?: mas_is_err(&mas);
+				prepared++;
+			} else {
+				ret = mas_store_gfp(&mas, entry, pt_gfp(&pt));
+				stored++;
+			}
+			KUNIT_EXPECT_EQ_MSG(test, ret, 0,
+					    "write %lu: [%lu, %lu] <- %p",
+					    i, first, last, entry);
+			KUNIT_EXPECT_EQ_MSG(test, allocs, 0L,
+					    "write %lu: [%lu, %lu] <- %p allocated after mas_preallocate()",
+					    i, first, last, entry);
+			KUNIT_EXPECT_NULL_MSG(test, mas.alloc,
+					      "write %lu: [%lu, %lu] <- %p left preallocated nodes",
+					      i, first, last, entry);
+			mas_destroy(&mas);
+			model_store_range(&pt.m, first, last, entry);
+			if (model_check_write(&pt.mt, &pt.m, first, last, msg,
+					      sizeof(msg)))
+				KUNIT_FAIL(test, "write %lu: [%lu, %lu] <- %p: %s",
+					   i, first, last, entry, msg);
+			KUNIT_EXPECT_EQ(test, mt_validate_errors(&pt.mt), 0);
+			if (test->status == KUNIT_FAILURE)
+				break;
+			random_write(&rng, &pt.m, &first, &last, &entry);
+		}
+		pt_unlock(&pt);
+	}
+	if (test->status == KUNIT_FAILURE)
+		kunit_info(test, "failed at write %lu; seed %lu (replay with SEED=%lu)",
+			   i - 1, seed, seed);
+	pt_expect_model(test, &pt);
+	kunit_info(test, "%lu prepared writes, %lu mas_store_gfp(), %lu ranges at the end; seed %lu",
+		   prepared, stored, pt.m.nr, seed);
 	pt_destroy(&pt);
 	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
 }
@@ -1440,6 +1555,8 @@ static struct kunit_case maple_prealloc_cases[] = {
 	KUNIT_CASE_PARAM(preallocate_height_shrink_uses_every_node,
 			 tree_modes_gen_params),
 	KUNIT_CASE_PARAM(preallocate_random_stores_request_exactly_what_they_use,
+			 tree_modes_gen_params),
+	KUNIT_CASE_PARAM(writes_start_from_the_leaf_a_walk_left,
 			 tree_modes_gen_params),
 	KUNIT_CASE_PARAM(reserved_stores_cannot_fail, tree_modes_gen_params),
 	KUNIT_CASE_PARAM(enomem_preallocate_changes_nothing_and_leaks_nothing,
