@@ -50,12 +50,30 @@ struct vma_piece {
 #define VMA_RW_INLINE	6
 
 /*
+ * A walk among an address space's VMAs: one lookup, then steps to the
+ * neighbours, so collecting a window costs one tree descent rather than
+ * one per VMA it holds.  The VMAs must not change during the walk.
+ */
+#ifdef CONFIG_MM_VMA_RBTREE
+struct vma_walk {
+	struct vm_area_struct *vma;	/* the VMA last returned */
+};
+#else
+struct vma_walk {
+	struct ma_state mas;		/* on the VMA last returned */
+};
+#endif
+
+/*
  * struct vma_rewrite - the window [ws, we) before and after.
+ * @walk: where collecting the window left off, which the commit starts
+ *        from (on the maple tree, the leaf of the window's end)
  * @old: the VMAs in the window now, in order (@nr_old of them)
  * @piece: the VMAs in the window afterwards, in order (@nr_piece)
  */
 struct vma_rewrite {
 	struct mm_struct *mm;
+	struct vma_walk walk;
 	unsigned long ws, we;
 	struct vm_area_struct **old;
 	struct vma_piece *piece;
@@ -149,20 +167,6 @@ struct vm_area_struct *vma_tree_find_before(struct mm_struct *mm,
 struct vm_area_struct *vma_tree_next(struct mm_struct *mm,
 				     struct vm_area_struct *vma);
 /*
- * A walk among an address space's VMAs: one lookup, then steps to the
- * neighbours, so collecting a window costs one tree descent rather than
- * one per VMA it holds.  The VMAs must not change during the walk.
- */
-#ifdef CONFIG_MM_VMA_RBTREE
-struct vma_walk {
-	struct vm_area_struct *vma;	/* the VMA last returned */
-};
-#else
-struct vma_walk {
-	struct ma_state mas;		/* on the VMA last returned */
-};
-#endif
-/*
  * The first VMA with vm_end > @addr (NULL if none), where the walk now
  * is; *@prev is set to the VMA before it (the last VMA if it is NULL).
  */
@@ -171,6 +175,12 @@ struct vm_area_struct *vma_walk_start(struct vma_walk *w, struct mm_struct *mm,
 				      struct vm_area_struct **prev);
 /* The VMA after the one the walk is on (NULL if none), now its place. */
 struct vm_area_struct *vma_walk_next(struct vma_walk *w);
+/*
+ * The VMA after the one the walk is on if it starts at or below @max, now
+ * its place; else NULL, and the walk stays near (see vma_tree_commit()).
+ */
+struct vm_area_struct *vma_walk_next_upto(struct vma_walk *w,
+					  unsigned long max);
 /*
  * Make the window hold @rw->piece instead of @rw->old.  New objects are
  * allocated and marked; on failure (-ENOMEM) nothing changed.  Fields of

@@ -235,10 +235,9 @@ static int vma_rw_walk(struct vma_rewrite *rw, unsigned long lo,
 		       bool *meets)
 {
 	struct vm_area_struct *first, *prev, *vma;
-	struct vma_walk w;
 	int nr = 0;
 
-	first = vma_walk_start(&w, rw->mm, lo, &prev);
+	first = vma_walk_start(&rw->walk, rw->mm, lo, &prev);
 	rw->ws = first && first->vm_start < lo ? first->vm_start : lo;
 	if (prev && prev->vm_end == rw->ws) {
 		rw->ws = prev->vm_start;
@@ -250,7 +249,7 @@ static int vma_rw_walk(struct vma_rewrite *rw, unsigned long lo,
 	rw->we = hi;
 	/* Those that start below @hi, then the one that touches the end. */
 	for (vma = first; vma && vma->vm_start <= rw->we;
-	     vma = vma_walk_next(&w)) {
+	     vma = vma_walk_next_upto(&rw->walk, rw->we)) {
 		if (nr < cap)
 			out[nr] = vma;
 		nr++;

@@ -95,6 +95,23 @@ struct vm_area_struct *vma_walk_next(struct vma_walk *w)
 	return mas_next(&w->mas, ULONG_MAX);
 }
 
+/*
+ * Range by range: the walk stops on the gap after the window's last VMA,
+ * or on that VMA, in the leaf a commit of the window mostly writes.
+ * mas_next() would go on to the VMA above the gap, often in the next
+ * leaf, and past the last VMA leave the state MAS_NONE.  Gaps never
+ * follow each other: the range after a gap is a VMA.
+ */
+struct vm_area_struct *vma_walk_next_upto(struct vma_walk *w,
+					  unsigned long max)
+{
+	struct vm_area_struct *vma = mas_next_range(&w->mas, max);
+
+	if (!vma && w->mas.last < max)
+		vma = mas_next_range(&w->mas, max);
+	return vma;
+}
+
 /* ---- per-VMA locks ---- */
 
 /*
@@ -236,7 +253,7 @@ static __always_inline void vma_commit_one(struct vma_rewrite *rw,
 	void *entry = p ? p->vma : NULL;
 
 	if (mas) {
-		mas_set_range(mas, start, end - 1);
+		__mas_set_range(mas, start, end - 1);
 		mas_store(mas, entry);
 		WARN_ON(mas_is_err(mas));
 	} else if (!plan->nr_stores++) {
@@ -292,19 +309,28 @@ static __always_inline void vma_commit_stores(struct vma_rewrite *rw,
  * alone is mas_preallocate()'s).  So a failure is -ENOMEM with the tree
  * untouched, and no store fails once one is made: undoing one would
  * itself need nodes.
+ *
+ * The stores start from the state that collected the window, which
+ * stands on the leaf of the window's end: moved to a store's range with
+ * __mas_set_range() (any range: see its comment), a store whose range
+ * begins in that leaf (most do: a window mostly lies in one leaf) needs
+ * no descent from the root.  Nothing wrote to the tree since that walk (mmap_lock is
+ * held for write throughout), and each store leaves the state where the
+ * next one may start (see "Maple states across writes" in
+ * Documentation/core-api/maple_tree.rst).
  */
 int vma_tree_commit(struct vma_rewrite *rw)
 {
-	MA_STATE(mas, &rw->mm->mm_mt, 0, 0);
+	struct ma_state *mas = &rw->walk.mas;
 	struct vma_commit_plan plan = { };
 	int i;
 
 	vma_commit_stores(rw, NULL, &plan);
 	if (plan.nr_stores) {
-		mas_set_range(&mas, plan.start, plan.end - 1);
+		__mas_set_range(mas, plan.start, plan.end - 1);
 		if (plan.nr_stores == 1 ?
-		    mas_preallocate(&mas, plan.entry, GFP_KERNEL) :
-		    mas_reserve_stores(&mas, plan.entry, plan.more, GFP_KERNEL))
+		    mas_preallocate(mas, plan.entry, GFP_KERNEL) :
+		    mas_reserve_stores(mas, plan.entry, plan.more, GFP_KERNEL))
 			return -ENOMEM;
 	}
 
@@ -319,10 +345,10 @@ int vma_tree_commit(struct vma_rewrite *rw)
 			vma_start_write(rw->old[i]);
 
 	if (plan.nr_stores == 1) {
-		mas_store_prealloc(&mas, plan.entry);
+		mas_store_prealloc(mas, plan.entry);
 	} else if (plan.nr_stores) {
-		vma_commit_stores(rw, &mas, NULL);
-		mas_destroy(&mas);
+		vma_commit_stores(rw, mas, NULL);
+		mas_destroy(mas);
 	}
 
 	/* Only the changed ones: readers may be reading the others. */

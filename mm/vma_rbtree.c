@@ -450,6 +450,17 @@ struct vm_area_struct *vma_walk_next(struct vma_walk *w)
 	return w->vma;
 }
 
+struct vm_area_struct *vma_walk_next_upto(struct vma_walk *w,
+					  unsigned long max)
+{
+	struct vm_area_struct *next = w->vma ? w->vma->vm_next : NULL;
+
+	if (!next || next->vm_start > max)
+		return NULL;
+	w->vma = next;
+	return next;
+}
+
 /*
  * Old VMAs no piece kept leave first; reused ones change in place (their
  * order cannot change: the window's pieces and their origins are in the

@@ -25,6 +25,19 @@ static inline void __mas_set_range(struct ma_state *mas, unsigned long start,
 }
 
 /*
+ * mas_next_range() (Linux 6.6) steps to the next range, NULL or not, and
+ * mm/'s vma_walk_next_upto() calls it a second time after a NULL range
+ * that ends below @max, for the entry after it.  6.1's mas_next() goes
+ * on to that entry at once (the result mm/ wants, in one call), and when
+ * it finds none up to @max it leaves mas->last at @max, so mm/ makes no
+ * second call.
+ */
+static inline void *mas_next_range(struct ma_state *mas, unsigned long max)
+{
+	return mas_next(mas, max);
+}
+
+/*
  * __mt_dup() (Linux 6.8) copies a tree node for node.  6.1's fork built
  * the child's tree instead, storing its VMAs one by one in a bulk insert
  * (mas_expected_entries(), RCU mode off while the child is unseen); so

@@ -4,7 +4,8 @@
  * lib/maple_tree.c for vma_bench's "upstream-6.12" backend (make bench).
  * 6.12 has everything of Linux's API that mm/ calls (__mt_dup(),
  * __mas_set_range(), the three-argument mas_preallocate()); what differs
- * is how a fresh state is spelt, and mm_compat.h adds what is ours alone.
+ * is how a fresh state is spelt and which ranges __mas_set_range() may
+ * move a state to, and mm_compat.h adds what is ours alone.
  * mm/ itself stays as it is.
  */
 #ifndef _BENCH_UPSTREAM_MM_COMPAT_612_H
@@ -25,6 +26,18 @@
  * designated initializers may use this spelling; mm/ uses no other.
  */
 #define MAS_START	NULL, .status = ma_start
+
+/*
+ * mm/'s commit moves the walk that collected a window to each store's
+ * range with __mas_set_range(), wherever the walk stopped: our writes
+ * walk from the root when the state's leaf does not hold the range.
+ * 6.12's __mas_set_range() is for a range that starts inside the one the
+ * state is on (it warns otherwise), and its writes trust the state's
+ * node.  So here it resets as mas_set_range() does, and each store walks
+ * from the root, as mm/'s stores on this tree always did.  6.12's header
+ * is read above: its own mas_set_range() keeps the real one.
+ */
+#define __mas_set_range(mas, start, last)	mas_set_range(mas, start, last)
 
 #include <linux/mm_types.h>
 
