@@ -2257,22 +2257,19 @@ descend:
 	slots = ma_slots(node, type);
 	if (ma_is_leaf(type)) {
 		sp = mt_gap_slots(gs, node, type, min, max, rev);
-		i = sp.i;
 		end = sp.end;
 		/*
-		 * Each slot's bound on the side the scan comes from is the
-		 * previous slot's other bound: one pivot read per slot.
+		 * Only a NULL can hold the area: the bounds are read for
+		 * NULLs alone, about every other slot (entries and NULLs
+		 * alternate, but for empty slots).  Going by the entries
+		 * past the window's edge costs less than checking it at
+		 * each.
 		 */
-		if (rev)
-			last = __ma_pivot_max(pivots, type, i, max, true);
-		else
+		for (i = sp.i; i >= 0 && i <= end; i += step) {
+			if (mt_slot(gs->mt, slots, i))
+				continue;
 			first = __ma_pivot_min(pivots, i, min, true);
-		for (; i >= 0 && i <= end; i += step) {
-			if (rev)
-				first = __ma_pivot_min(pivots, i, min, true);
-			else
-				last = __ma_pivot_max(pivots, type, i, max,
-						      true);
+			last = __ma_pivot_max(pivots, type, i, max, true);
 			if (rev ? last < gs->min : first > gs->max)
 				break;
 			/*
@@ -2280,13 +2277,8 @@ descend:
 			 * before is ULONG_MAX, the end of a rightmost leaf that
 			 * shrank during the scan, and the slot is past it.
 			 */
-			if (!mt_slot(gs->mt, slots, i) && (first || !i) &&
-			    mt_gap_fits(gs, first, last, rev))
+			if ((first || !i) && mt_gap_fits(gs, first, last, rev))
 				return mt_gap_node_died(gs, node) ? -EAGAIN : 1;
-			if (rev)
-				last = first - 1;
-			else
-				first = last + 1;
 		}
 		if (mt_gap_node_died(gs, node))
 			return -EAGAIN;
