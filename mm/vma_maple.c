@@ -67,9 +67,10 @@ struct vm_area_struct *vma_tree_next(struct mm_struct *mm,
 
 /*
  * One descent to the range that holds @addr (a VMA or a gap); a copy of
- * the state steps back from there to the VMA before it, while the walk
- * itself stays put (on the VMA) or steps forward to the first VMA above
- * the gap.  Both steps mostly stay inside the leaf.
+ * the state steps back from there one range, which is the only one that
+ * can end where that range starts, while the walk itself stays put (on
+ * the VMA) or steps forward to the first VMA above the gap.  Both steps
+ * mostly stay inside the leaf.
  */
 struct vm_area_struct *vma_walk_start(struct vma_walk *w, struct mm_struct *mm,
 				      unsigned long addr,
@@ -84,7 +85,7 @@ struct vm_area_struct *vma_walk_start(struct vma_walk *w, struct mm_struct *mm,
 	};
 	vma = mas_walk(mas);
 	back = *mas;
-	*prev = mas_prev(&back, 0);
+	*prev = mas_prev_range(&back, 0);
 	if (vma || mas->last == ULONG_MAX)
 		return vma;
 	return mas_next(mas, ULONG_MAX);

@@ -407,8 +407,9 @@ bench-upstream: $(BENCH_BIN)
 # lib/maple_tree.c (built as for bench-upstream), mm/ and
 # tools/testing/vma/bench_ops.c built against its maple_tree.h, with
 # $(BENCH_DIR)/upstream/mm_compat-<v>.h forced in (6.1: what mm/ calls
-# that 6.1 lacks, __mt_dup() and __mas_set_range(); 6.12: the spelling of
-# a fresh state), are linked into one relocatable object whose only
+# that 6.1 lacks, __mt_dup(), __mas_set_range(), mas_next_range() and
+# mas_prev_range(); 6.12: the spelling of a fresh state, and
+# __mas_set_range() as a reset), are linked into one relocatable object whose only
 # global symbol is vma_bench_ops_upstream (6.1) or vma_bench_ops_upstream612,
 # as the other backends are (tools/testing/vma/rules.mk); $(VMA_UP_BENCH)
 # is vma_bench with them.  Nothing of Linux's leaves $(BUILD).  The set is

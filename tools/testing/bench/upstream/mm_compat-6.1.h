@@ -38,6 +38,21 @@ static inline void *mas_next_range(struct ma_state *mas, unsigned long max)
 }
 
 /*
+ * mas_prev_range() (Linux 6.6) steps back one range, NULL or not.  mm/
+ * (vma_walk_start()) steps back on a copy of its state that it then drops,
+ * keeping only the entry: what 6.1's mas_prev() finds if it ends right
+ * before the state's range, else NULL (a NULL range lies between), as
+ * mas_prev_range() would return.
+ */
+static inline void *mas_prev_range(struct ma_state *mas, unsigned long min)
+{
+	unsigned long index = mas->index;
+	void *entry = mas_prev(mas, min);
+
+	return entry && mas->last + 1 == index ? entry : NULL;
+}
+
+/*
  * __mt_dup() (Linux 6.8) copies a tree node for node.  6.1's fork built
  * the child's tree instead, storing its VMAs one by one in a bulk insert
  * (mas_expected_entries(), RCU mode off while the child is unseen); so
