@@ -2261,9 +2261,9 @@ descend:
 		/*
 		 * Only a NULL can hold the area: the bounds are read for
 		 * NULLs alone, about every other slot (entries and NULLs
-		 * alternate, but for empty slots).  Going by the entries
-		 * past the window's edge costs less than checking it at
-		 * each.
+		 * alternate, but for empty slots).  Entries are passed
+		 * without a look at their bounds, past the window's edge
+		 * too: the next NULL's check ends the scan.
 		 */
 		for (i = sp.i; i >= 0 && i <= end; i += step) {
 			if (mt_slot(gs->mt, slots, i))
@@ -5096,15 +5096,16 @@ static noinline unsigned long mas_plan_nodes(struct ma_state *mas, void *entry)
  *    stores, rebalancing, a new root).
  * It works from the leaf @mas stands on if that holds mas->index (a walk
  * or an iteration under the tree lock left it there), else from a walk
- * from the root.  The walk is left in @mas for the store, and so is the kind of a single
- * store (one slot, one boundary) and its slot: mas_store_prealloc() checks
- * that the range and entry still make it one and carries it out without
- * working it out again; any other write is worked out again from the leaf
- * @mas stands on.  The caller holds the tree lock, and writes nothing else
- * to the tree, until the matching mas_store_prealloc() with the same range
- * and entry, which then cannot fail and allocates nothing; a store of
- * another range (the state moved with __mas_set_range()) is done right
- * but may have to allocate.  mas_destroy() frees what a store did not use.
+ * from the root.  The walk is left in @mas for the store, and so is the
+ * kind of a single store (one slot, one boundary) and its slot:
+ * mas_store_prealloc() checks that the range and entry still make it one
+ * and carries it out without working it out again; any other write is
+ * worked out again from the leaf @mas stands on.  The caller holds the
+ * tree lock, and writes nothing else to the tree, until the matching
+ * mas_store_prealloc() with the same range and entry, which then cannot
+ * fail and allocates nothing; a store of another range (the state moved
+ * with __mas_set_range()) is done right but may have to allocate.
+ * mas_destroy() frees what a store did not use.
  *
  * Return: 0, or -ENOMEM with nothing allocated.
  */
