@@ -60,7 +60,7 @@ struct vma_walk {
 };
 #else
 struct vma_walk {
-	struct ma_state mas;		/* on the VMA last returned */
+	struct ma_state mas;	/* on the VMA last returned, or a gap after */
 };
 #endif
 

@@ -315,10 +315,10 @@ static __always_inline void vma_commit_stores(struct vma_rewrite *rw,
  * stands on the leaf of the window's end: moved to a store's range with
  * __mas_set_range() (any range: see its comment), a store whose range
  * begins in that leaf (most do: a window mostly lies in one leaf) needs
- * no descent from the root.  Nothing wrote to the tree since that walk (mmap_lock is
- * held for write throughout), and each store leaves the state where the
- * next one may start (see "Maple states across writes" in
- * Documentation/core-api/maple_tree.rst).
+ * no descent from the root.  Nothing wrote to the tree since that walk
+ * (mmap_lock is held for write throughout), and each store leaves the
+ * state where the next one may start (see "Maple states across writes"
+ * in Documentation/core-api/maple_tree.rst).
  */
 int vma_tree_commit(struct vma_rewrite *rw)
 {
