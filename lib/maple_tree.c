@@ -1460,6 +1460,15 @@ mas_leaf_forward(struct ma_state *mas, unsigned long max, bool any,
 	for (;;) {
 		/* Slot offset ends below nmax, so it has a pivot. */
 		hi = READ_ONCE(pivots[offset]);
+		/*
+		 * The slot reaches past what was seen: it grew, or it was
+		 * emptied and filled again higher up.  Then the ranges
+		 * between what was seen and the slot are in slots before it:
+		 * walk.
+		 */
+		if (unlikely(hi > seen) &&
+		    __ma_pivot_min(pivots, offset, mas->min, true) > seen + 1)
+			return MAS_RUN_DEAD;
 		grown = any && unlikely(hi > seen);
 		if (grown) {
 			first = __ma_pivot_min(pivots, offset, mas->min, true);
@@ -1525,6 +1534,11 @@ mas_leaf_backward(struct ma_state *mas, unsigned long min, bool any,
 	for (;;) {
 		/* Slot offset starts above nmin, so slot offset - 1 has a pivot. */
 		hi = READ_ONCE(pivots[offset - 1]);
+		/* The mirror of mas_leaf_forward()'s: filled again lower down. */
+		if (unlikely(hi + 1 < seen) &&
+		    __ma_pivot_max(pivots, type, offset, mas->max, true) <
+		    seen - 1)
+			return MAS_RUN_DEAD;
 		grown = any && unlikely(hi + 1 < seen);
 		if (grown) {
 			lo = hi + 1;

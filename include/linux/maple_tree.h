@@ -784,10 +784,11 @@ static __always_inline bool mas_next_in_leaf(struct ma_state *mas,
 	/* The state's range is not the leaf's last: it has a pivot. */
 	hi = READ_ONCE(leaf->pivot[off]);
 	/*
-	 * The range iterators go out of line for a range that grew; the
-	 * others for one that grew past @max.
+	 * Out of line for a range that reaches past what was seen (it grew,
+	 * or its slot was filled again elsewhere) and for one that reaches
+	 * past @max (done < @max here, so that is one of them).
 	 */
-	if (any ? hi > done : hi >= max)
+	if (hi > done)
 		return false;
 	for (;;) {
 		first = hi + 1;
@@ -849,8 +850,8 @@ static __always_inline bool mas_prev_in_leaf(struct ma_state *mas,
 		return false;
 	/* The state's range is not the leaf's first: off > 0. */
 	lo = READ_ONCE(leaf->pivot[off - 1]) + 1;
-	/* The mirror of mas_next_in_leaf()'s: a range that grew down. */
-	if (any ? lo < done : lo <= min)
+	/* The mirror of mas_next_in_leaf()'s: a range that reaches down. */
+	if (lo < done)
 		return false;
 	for (;;) {
 		hi = lo - 1;

@@ -395,12 +395,81 @@ static void range_iterators_move_on_over_two_pivot_stores(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
 }
 
+/*
+ * A range iterator parked on D(k) while D(k) is removed (its slot and the
+ * gap's after it are left empty) and another range is stored in the gap,
+ * which fills those slots again: inside the gap below D(k)'s old place, so
+ * that D(k)'s slot now holds that range and the gap's upper part is in the
+ * slot after it; or at the gap's top, so that D(k)'s slot holds a range
+ * above its old place and the gap's lower part is in the slot before it.
+ * The state's slot no longer holds anything next to what the state saw:
+ * mas_prev_range() must return the gap above the new range and
+ * mas_next_range() the gap below it, not the range in the slot (which
+ * would leave out the gap's part in between).
+ */
+static void range_iterators_walk_when_their_slot_is_filled_elsewhere(struct kunit *test)
+{
+	unsigned int flags = ((const struct es_mode *)test->param_value)->flags;
+	unsigned long k, first, last, gap_lo, gap_hi, x0, x1;
+	struct es_tree t;
+	void *entry;
+
+	es_init(test, &t, flags);
+	for (k = 1; k < ES_NR && !t.bad; k++) {
+		MA_STATE(mas, &t.mt, 0, 0);
+
+		first = D_FIRST(k);
+		last = first + ES_LEN - 1;
+		gap_lo = B_FIRST(k) + ES_LEN;
+		gap_hi = C_FIRST(k + 1) - 1;
+
+		/* Backward: the new range inside the gap, below D(k). */
+		x0 = gap_lo + ES_LEN;
+		x1 = x0 + ES_LEN - 1;
+		rcu_read_lock();
+		mas_set(&mas, first);
+		entry = mas_find_range(&mas, last);
+		KUNIT_EXPECT_PTR_EQ(test, entry, es_val(k, ES_D));
+		es_store(test, &t, first, last, NULL);
+		es_store(test, &t, x0, x1, es_val(k, ES_D));
+		entry = mas_prev_range(&mas, 0);
+		KUNIT_EXPECT_PTR_EQ(test, entry, NULL);
+		KUNIT_EXPECT_EQ_MSG(test, mas.index, x1 + 1, "k %lu", k);
+		KUNIT_EXPECT_EQ_MSG(test, mas.last, gap_hi, "k %lu", k);
+		rcu_read_unlock();
+		es_store(test, &t, x0, x1, NULL);
+		es_store(test, &t, first, last, es_val(k, ES_D));
+
+		/* Forward: the new range at the gap's top, above D(k). */
+		x0 = gap_hi - ES_LEN + 1;
+		x1 = gap_hi;
+		rcu_read_lock();
+		mas_set(&mas, first);
+		entry = mas_find_range(&mas, last);
+		KUNIT_EXPECT_PTR_EQ(test, entry, es_val(k, ES_D));
+		es_store(test, &t, first, last, NULL);
+		es_store(test, &t, x0, x1, es_val(k, ES_D));
+		entry = mas_next_range(&mas, ULONG_MAX);
+		KUNIT_EXPECT_PTR_EQ(test, entry, NULL);
+		KUNIT_EXPECT_EQ_MSG(test, mas.index, gap_lo, "k %lu", k);
+		KUNIT_EXPECT_EQ_MSG(test, mas.last, x0 - 1, "k %lu", k);
+		rcu_read_unlock();
+		es_store(test, &t, x0, x1, NULL);
+		es_store(test, &t, first, last, es_val(k, ES_D));
+	}
+	es_expect_model(test, &t);
+	es_destroy(&t);
+	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
+}
+
 static struct kunit_case maple_empty_slot_cases[] = {
 	KUNIT_CASE_PARAM(vacate_and_fill_keep_the_leaf, es_modes_gen_params),
 	KUNIT_CASE_PARAM(writes_and_reads_beside_empty_slots,
 			 es_modes_gen_params),
 	KUNIT_CASE_PARAM(random_vma_churn, es_modes_gen_params),
 	KUNIT_CASE_PARAM(range_iterators_move_on_over_two_pivot_stores,
+			 es_rcu_modes_gen_params),
+	KUNIT_CASE_PARAM(range_iterators_walk_when_their_slot_is_filled_elsewhere,
 			 es_rcu_modes_gen_params),
 	{}
 };
