@@ -333,6 +333,28 @@ static void random_vma_churn(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, live_objects(), 0L);
 }
 
+/* D(k)'s range, and the gap around it, from B(k) to C(k + 1). */
+static void es_d_gap(unsigned long k, unsigned long *first,
+		     unsigned long *last, unsigned long *gap_lo,
+		     unsigned long *gap_hi)
+{
+	*first = D_FIRST(k);
+	*last = *first + ES_LEN - 1;
+	*gap_lo = B_FIRST(k) + ES_LEN;
+	*gap_hi = C_FIRST(k + 1) - 1;
+}
+
+/* Park @mas on D(k) with mas_find_range(), then remove D(k). */
+static void es_park_on_d_and_remove(struct kunit *test, struct es_tree *t,
+				    struct ma_state *mas, unsigned long k)
+{
+	unsigned long first = D_FIRST(k), last = first + ES_LEN - 1;
+
+	mas_set(mas, first);
+	KUNIT_EXPECT_PTR_EQ(test, mas_find_range(mas, last), es_val(k, ES_D));
+	es_store(test, t, first, last, NULL);
+}
+
 /*
  * A reader's state on an isolated range D(k) when the range is removed
  * and stored back (both in place in RCU mode, two pivots each), as a
@@ -355,18 +377,11 @@ static void range_iterators_move_on_over_two_pivot_stores(struct kunit *test)
 	for (k = 1; k < ES_NR && !t.bad; k++) {
 		MA_STATE(mas, &t.mt, 0, 0);
 
-		first = D_FIRST(k);
-		last = first + ES_LEN - 1;
-		/* The gap D(k) is in, from B(k) to C(k + 1). */
-		gap_lo = B_FIRST(k) + ES_LEN;
-		gap_hi = C_FIRST(k + 1) - 1;
+		es_d_gap(k, &first, &last, &gap_lo, &gap_hi);
 
 		/* Forward from D(k) after its removal. */
 		rcu_read_lock();
-		mas_set(&mas, first);
-		entry = mas_find_range(&mas, last);
-		KUNIT_EXPECT_PTR_EQ(test, entry, es_val(k, ES_D));
-		es_store(test, &t, first, last, NULL);
+		es_park_on_d_and_remove(test, &t, &mas, k);
 		entry = mas_next_range(&mas, last + 1);
 		KUNIT_EXPECT_PTR_EQ(test, entry, NULL);
 		KUNIT_EXPECT_EQ_MSG(test, mas.index, gap_lo, "k %lu", k);
@@ -379,10 +394,7 @@ static void range_iterators_move_on_over_two_pivot_stores(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, mas.index, gap_hi + 1, "k %lu", k);
 
 		/* Backward from D(k) after its removal. */
-		mas_set(&mas, first);
-		entry = mas_find_range(&mas, last);
-		KUNIT_EXPECT_PTR_EQ(test, entry, es_val(k, ES_D));
-		es_store(test, &t, first, last, NULL);
+		es_park_on_d_and_remove(test, &t, &mas, k);
 		entry = mas_prev_range(&mas, first - 1);
 		KUNIT_EXPECT_PTR_EQ(test, entry, NULL);
 		KUNIT_EXPECT_EQ_MSG(test, mas.index, gap_lo, "k %lu", k);
@@ -418,19 +430,13 @@ static void range_iterators_walk_when_their_slot_is_filled_elsewhere(struct kuni
 	for (k = 1; k < ES_NR && !t.bad; k++) {
 		MA_STATE(mas, &t.mt, 0, 0);
 
-		first = D_FIRST(k);
-		last = first + ES_LEN - 1;
-		gap_lo = B_FIRST(k) + ES_LEN;
-		gap_hi = C_FIRST(k + 1) - 1;
+		es_d_gap(k, &first, &last, &gap_lo, &gap_hi);
 
 		/* Backward: the new range inside the gap, below D(k). */
 		x0 = gap_lo + ES_LEN;
 		x1 = x0 + ES_LEN - 1;
 		rcu_read_lock();
-		mas_set(&mas, first);
-		entry = mas_find_range(&mas, last);
-		KUNIT_EXPECT_PTR_EQ(test, entry, es_val(k, ES_D));
-		es_store(test, &t, first, last, NULL);
+		es_park_on_d_and_remove(test, &t, &mas, k);
 		es_store(test, &t, x0, x1, es_val(k, ES_D));
 		entry = mas_prev_range(&mas, 0);
 		KUNIT_EXPECT_PTR_EQ(test, entry, NULL);
@@ -444,10 +450,7 @@ static void range_iterators_walk_when_their_slot_is_filled_elsewhere(struct kuni
 		x0 = gap_hi - ES_LEN + 1;
 		x1 = gap_hi;
 		rcu_read_lock();
-		mas_set(&mas, first);
-		entry = mas_find_range(&mas, last);
-		KUNIT_EXPECT_PTR_EQ(test, entry, es_val(k, ES_D));
-		es_store(test, &t, first, last, NULL);
+		es_park_on_d_and_remove(test, &t, &mas, k);
 		es_store(test, &t, x0, x1, es_val(k, ES_D));
 		entry = mas_next_range(&mas, ULONG_MAX);
 		KUNIT_EXPECT_PTR_EQ(test, entry, NULL);
