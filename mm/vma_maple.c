@@ -304,12 +304,17 @@ static __always_inline void vma_commit_stores(struct vma_rewrite *rw,
 
 /*
  * Write the window's new contents; reused VMAs get their new fields once
- * every store is done.  Every node the stores take is allocated before
- * the first: the first store's exactly, and the most that each later one
- * can take unless it is a slot store (mas_reserve_stores(); one store
- * alone is mas_preallocate()'s).  So a failure is -ENOMEM with the tree
- * untouched, and no store fails once one is made: undoing one would
- * itself need nodes.
+ * every store is done.  A failure is -ENOMEM with the tree untouched:
+ *  - one store (most changes) is mas_store_gfp(), which allocates what
+ *    the store needs before it changes anything.  The VMAs it changes are
+ *    write-locked first; after a failure they stay locked until
+ *    mmap_write_unlock(), unchanged, and lock-free readers fall back to
+ *    mmap_lock meanwhile.  mas_preallocate() + mas_store_prealloc() would
+ *    work out the store's kind twice, for nothing to undo either way;
+ *  - several stores take every node they need before the first: the
+ *    first store's exactly, and the most that each later one can take
+ *    unless it is a slot store (mas_reserve_stores()).  No store fails
+ *    once one is made: undoing one would itself need nodes.
  *
  * The stores start from the state that collected the window, which
  * stands on the leaf of the window's end: moved to a store's range with
@@ -327,11 +332,9 @@ int vma_tree_commit(struct vma_rewrite *rw)
 	int i;
 
 	vma_commit_stores(rw, NULL, &plan);
-	if (plan.nr_stores) {
+	if (plan.nr_stores > 1) {
 		__mas_set_range(mas, plan.start, plan.end - 1);
-		if (plan.nr_stores == 1 ?
-		    mas_preallocate(mas, plan.entry, GFP_KERNEL) :
-		    mas_reserve_stores(mas, plan.entry, plan.more, GFP_KERNEL))
+		if (mas_reserve_stores(mas, plan.entry, plan.more, GFP_KERNEL))
 			return -ENOMEM;
 	}
 
@@ -346,7 +349,9 @@ int vma_tree_commit(struct vma_rewrite *rw)
 			vma_start_write(rw->old[i]);
 
 	if (plan.nr_stores == 1) {
-		mas_store_prealloc(mas, plan.entry);
+		__mas_set_range(mas, plan.start, plan.end - 1);
+		if (mas_store_gfp(mas, plan.entry, GFP_KERNEL))
+			return -ENOMEM;
 	} else if (plan.nr_stores) {
 		vma_commit_stores(rw, mas, NULL);
 		mas_destroy(mas);
