@@ -21,6 +21,12 @@
 #                                        and booted by uml-kasan
 #   static       scripts/static-check.sh sparse, W=1 and checkpatch on our
 #                                        files
+#   mm-upstream  mm/ built on Linux 6.1's and 6.12's own trees
+#                                        (build/vma_bench_upstream, what
+#                                        make bench times them with) and
+#                                        one quick round of every workload
+#                                        on all four backends: make check
+#                                        builds neither
 #   uml-kasan    scripts/boot-test.sh --kasan: Linux 6.1 patched with our
 #                                        series booted on UML with KASAN,
 #                                        lockdep and RCU checking: its mm/
@@ -32,7 +38,8 @@
 #                                        tree on UML: the same checks, our
 #                                        self-test module too, and 20 s of
 #                                        tools/testing/vma/fault_stress.c
-# With KVER=6.12 instead: selftest-user, linux-vma, uml-boot-6.12 and
+# With KVER=6.12 instead: selftest-user, linux-vma, mm-upstream,
+#   uml-boot-6.12 and
 #   kunit-uml-6.12 scripts/kunit-uml.sh on Debian's linux-source-6.12
 #   series-prefixes-6.12 every prefix of the 6.12 series, as
 #                                        series-prefixes does for 6.1
@@ -64,10 +71,11 @@ KVER=${KVER:-6.1}
 case $KVER in
 6.1)
 	default="selftest-user linux-vma qemu-module kunit-uml series-prefixes"
-	default="$default static uml-boot-6.12 uml-kasan"
+	default="$default static mm-upstream uml-boot-6.12 uml-kasan"
 	[ "${FULL:-0}" = 1 ] && default="$default uml-boot x86-boot i386-boot" ;;
 6.12)
-	default="selftest-user linux-vma kunit-uml-6.12 series-prefixes-6.12"
+	default="selftest-user linux-vma mm-upstream kunit-uml-6.12"
+	default="$default series-prefixes-6.12"
 	default="$default uml-boot-6.12 uml-kasan-6.12 x86-boot-6.12 x86-kasan-6.12"
 	[ "${FULL:-0}" = 1 ] && default="$default x86-kasan-6.12-unpatched" ;;
 *)
@@ -99,6 +107,17 @@ series_prefixes() {	# series_prefixes <kernel version> <folder>
 	KVER=$1 SERIES=$PWD/$d/patches scripts/apply-series.sh --prefixes "$d"
 }
 
+# A new make after the install: the set of versions linked in is decided
+# when make reads its rules, from the tarballs that are there.
+mm_upstream() {
+	scripts/kernel-deps.sh &&
+	make --no-print-directory build/vma_bench_upstream &&
+	grep -qx ' *6.1 *6.12 *' build/vma/upstream-versions &&
+	build/vma_bench_upstream --quick --runs 1 --no-json >build/vma/mm-upstream.log &&
+	grep -q 'maple against Linux 6.1:' build/vma/mm-upstream.log &&
+	grep -q 'maple against Linux 6.12:' build/vma/mm-upstream.log
+}
+
 selftest_user() {
 	scripts/linux-selftest-user.sh 6.1 && scripts/linux-selftest-user.sh 6.12
 }
@@ -114,6 +133,7 @@ run series-prefixes-6.12 series_prefixes 6.12 build/series-prefixes-6.12
 run uml-boot scripts/boot-test.sh --arch um
 run uml-kasan scripts/boot-test.sh --arch um --kasan
 run static scripts/static-check.sh
+run mm-upstream mm_upstream
 run x86-boot scripts/boot-test.sh --arch x86_64
 run i386-boot scripts/boot-test.sh --arch i386
 run uml-boot-6.12 scripts/boot-test.sh --kver 6.12 --arch um --stress 20
