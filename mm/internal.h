@@ -168,10 +168,10 @@ struct vm_area_struct *vma_tree_next(struct mm_struct *mm,
 				     struct vm_area_struct *vma);
 /*
  * The first VMA with vm_end > @addr (NULL if none), where the walk now
- * is.  *@prev is set to the VMA that may end where the range holding
- * @addr (a VMA or a gap) starts: the range just before it, if that is a
- * VMA; else NULL, or a VMA further down (the rbtree sets the VMA before
- * the one returned, or the last VMA).
+ * is.  Unless @prev is NULL, *@prev is set to the VMA that may end where
+ * the range holding @addr (a VMA or a gap) starts: the range just before
+ * it, if that is a VMA; else NULL, or a VMA further down (the rbtree sets
+ * the VMA before the one returned, or the last VMA).
  */
 struct vm_area_struct *vma_walk_start(struct vma_walk *w, struct mm_struct *mm,
 				      unsigned long addr,

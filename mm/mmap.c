@@ -225,19 +225,22 @@ static void vma_rw_free_arrays(struct vma_rewrite *rw)
 
 /*
  * One walk over the window around [@lo, @hi): the edits' span widened to
- * whole VMAs and to the VMAs that touch it on either side (they may
- * merge).  Sets @rw->ws and @rw->we, stores the first @cap VMAs in @out
- * and returns how many the window holds; *@meets tells whether any of
- * them overlaps the span itself.
+ * whole VMAs and, unless the edits only @unmap, to the VMAs that touch it
+ * on either side (they may merge).  Edits that only unmap leave no new
+ * neighbours to merge: what they leave of a VMA keeps the side it shared
+ * with its neighbour, and no two neighbours are mergeable before.  Sets
+ * @rw->ws and @rw->we, stores the first @cap VMAs in @out and returns
+ * how many the window holds; *@meets tells whether any of them overlaps
+ * the span itself.
  */
 static int vma_rw_walk(struct vma_rewrite *rw, unsigned long lo,
-		       unsigned long hi, struct vm_area_struct **out, int cap,
-		       bool *meets)
+		       unsigned long hi, bool unmap,
+		       struct vm_area_struct **out, int cap, bool *meets)
 {
-	struct vm_area_struct *first, *prev, *vma;
+	struct vm_area_struct *first, *prev = NULL, *vma;
 	int nr = 0;
 
-	first = vma_walk_start(&rw->walk, rw->mm, lo, &prev);
+	first = vma_walk_start(&rw->walk, rw->mm, lo, unmap ? NULL : &prev);
 	rw->ws = first && first->vm_start < lo ? first->vm_start : lo;
 	if (prev && prev->vm_end == rw->ws) {
 		rw->ws = prev->vm_start;
@@ -247,8 +250,11 @@ static int vma_rw_walk(struct vma_rewrite *rw, unsigned long lo,
 	}
 	*meets = false;
 	rw->we = hi;
-	/* Those that start below @hi, then the one that touches the end. */
-	for (vma = first; vma && vma->vm_start <= rw->we;
+	/*
+	 * Those that start below @hi, then the one that touches the end
+	 * (not for @unmap: it must start below the end).
+	 */
+	for (vma = first; vma && vma->vm_start <= rw->we - unmap;
 	     vma = vma_walk_next_upto(&rw->walk, rw->we)) {
 		if (nr < cap)
 			out[nr] = vma;
@@ -273,12 +279,15 @@ static int vma_rw_collect(struct vma_rewrite *rw, const struct vma_edit *edits,
 			  int nr_edits)
 {
 	unsigned long lo = edits[0].start, hi = edits[nr_edits - 1].end;
+	/* munmap() and a heap that shrinks: no neighbour can merge. */
+	bool unmap = nr_edits == 1 && edits[0].kind == VMA_EDIT_UNMAP;
 	bool meets, maps = false;
 	int i, nr, cap;
 
 	rw->old = rw->old_inline;
 	rw->piece = rw->piece_inline;
-	nr = vma_rw_walk(rw, lo, hi, rw->old_inline, VMA_RW_INLINE, &meets);
+	nr = vma_rw_walk(rw, lo, hi, unmap, rw->old_inline, VMA_RW_INLINE,
+			 &meets);
 	for (i = 0; i < nr_edits; i++)
 		maps |= edits[i].kind == VMA_EDIT_MAP;
 	if (!meets && !maps)
@@ -287,7 +296,7 @@ static int vma_rw_collect(struct vma_rewrite *rw, const struct vma_edit *edits,
 		rw->old = kmalloc_array(nr, sizeof(*rw->old), GFP_KERNEL);
 		if (!rw->old)
 			return -ENOMEM;
-		vma_rw_walk(rw, lo, hi, rw->old, nr, &meets);
+		vma_rw_walk(rw, lo, hi, unmap, rw->old, nr, &meets);
 	}
 	rw->nr_old = nr;
 	/* Each edit end may cut one VMA in two; each map adds one. */

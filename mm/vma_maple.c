@@ -84,8 +84,10 @@ struct vm_area_struct *vma_walk_start(struct vma_walk *w, struct mm_struct *mm,
 		.node = MAS_START, .max = ULONG_MAX,
 	};
 	vma = mas_walk(mas);
-	back = *mas;
-	*prev = mas_prev_range(&back, 0);
+	if (prev) {
+		back = *mas;
+		*prev = mas_prev_range(&back, 0);
+	}
 	if (vma || mas->last == ULONG_MAX)
 		return vma;
 	return mas_next(mas, ULONG_MAX);

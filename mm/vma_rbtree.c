@@ -438,7 +438,9 @@ struct vm_area_struct *vma_walk_start(struct vma_walk *w, struct mm_struct *mm,
 {
 	struct vm_area_struct *vma = vma_tree_find(mm, addr);
 
-	*prev = vma ? vma->vm_prev : vma_tree_find_before(mm, ULONG_MAX);
+	if (prev)
+		*prev = vma ? vma->vm_prev :
+			      vma_tree_find_before(mm, ULONG_MAX);
 	w->vma = vma;
 	return vma;
 }
